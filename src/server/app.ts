@@ -1,0 +1,89 @@
+import Fastify, { type FastifyInstance } from "fastify";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { Redis } from "ioredis";
+import type { Config } from "./config";
+import type { Db } from "./db/client";
+import { createLogMailer, createSmtpMailer, type Mailer } from "./lib/mailer";
+import { loggerOptions } from "./logger";
+import { type OutboxOptions, type OutboxWorker, startOutboxWorker } from "./mail/outbox";
+import { authRoutes } from "./modules/auth/auth.routes";
+import { registerAuth } from "./plugins/auth";
+import { registerErrorHandling } from "./plugins/errors";
+import { type AccountRateLimiter, createAccountRateLimiter, DEFAULT_PER_ADDRESS } from "./plugins/rate-limit";
+import { registerSecurityHeaders } from "./plugins/security-headers";
+import { registerWeb } from "./plugins/web";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+    outbox: OutboxWorker;
+    accountRateLimiter: AccountRateLimiter;
+  }
+}
+
+export type AppDeps = {
+  config: Config;
+  db: Db;
+  /** Built SPA folder; omitted in API tests. */
+  webRoot?: string;
+  /** Test overrides: a logger switch, outbox timing, per-address limits, a mailer. */
+  logger?: boolean | object;
+  outbox?: Partial<OutboxOptions>;
+  perAddressLimit?: { points: number; durationSeconds: number };
+  mailer?: Mailer;
+};
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? loggerOptions(config.logLevel, false),
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Finish in-flight requests on close and refuse new ones with 503.
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+    requestTimeout: 30_000,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // Optional services are chosen once here (ARCHITECTURE §7): the real adapter or the fallback.
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
+    : undefined;
+  const mailer =
+    deps.mailer ??
+    (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(app.log));
+  const outbox = startOutboxWorker({ db: deps.db, mailer, log: app.log, options: deps.outbox });
+
+  app.decorate("config", config);
+  app.decorate("db", deps.db);
+  app.decorate("outbox", outbox);
+  app.decorate(
+    "accountRateLimiter",
+    createAccountRateLimiter({
+      perIpPerMinute: config.rateLimitPerIp,
+      perAddress: deps.perAddressLimit ?? DEFAULT_PER_ADDRESS,
+      redis,
+    }),
+  );
+
+  // Order matters: headers go on every answer, refusals included, so helmet's hook runs before
+  // the access check; both must be in place before any route is added.
+  registerErrorHandling(app);
+  await registerSecurityHeaders(app);
+  registerAuth(app);
+
+  await app.register(authRoutes);
+
+  if (deps.webRoot) await registerWeb(app, deps.webRoot);
+
+  app.addHook("onClose", async () => {
+    await outbox.stop();
+    redis?.disconnect();
+  });
+  // Queued mail from before a restart goes out as soon as we are up.
+  app.addHook("onReady", async () => outbox.wake());
+  return app;
+}

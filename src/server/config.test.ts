@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config";
+
+describe("loadConfig", () => {
+  it("applies the CONTRACT §1 defaults", () => {
+    const config = loadConfig({}, "/srv/buddy");
+    expect(config).toMatchObject({
+      port: 3000,
+      host: "127.0.0.1",
+      publicUrl: "http://localhost:3000",
+      dataDir: "/srv/buddy/data",
+      databaseUrl: undefined,
+      smtpUrl: undefined,
+      redisUrl: undefined,
+      rateLimitPerIp: 30,
+      outboundAllowPrivate: false,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it("derives PUBLIC_URL from PORT and trims a trailing slash", () => {
+    expect(loadConfig({ PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
+    expect(loadConfig({ PUBLIC_URL: "https://buddy.example/" }).publicUrl).toBe("https://buddy.example");
+  });
+
+  it("stops with every bad value listed", () => {
+    const attempt = () => loadConfig({ PORT: "abc", DATABASE_URL: "mysql://x", RATE_LIMIT_PER_IP: "-1" });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain("PORT");
+      expect(message).toContain("DATABASE_URL");
+      expect(message).toContain("RATE_LIMIT_PER_IP");
+    }
+  });
+
+  it("reads OUTBOUND_ALLOW_PRIVATE and RATE_LIMIT_PER_IP=0", () => {
+    const config = loadConfig({ OUTBOUND_ALLOW_PRIVATE: "true", RATE_LIMIT_PER_IP: "0" });
+    expect(config.outboundAllowPrivate).toBe(true);
+    expect(config.rateLimitPerIp).toBe(0);
+  });
+});

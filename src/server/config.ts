@@ -1,0 +1,102 @@
+import path from "node:path";
+import { z } from "zod";
+
+const booleanString = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((value) => value === "true" || value === "1");
+
+const optionalUrl = (protocols: RegExp, label: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : undefined))
+    .refine((value) => value === undefined || protocols.test(value), { message: `must be a ${label} URL` });
+
+/** CONTRACT §1: every setting, its default and its check. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PUBLIC_URL: optionalUrl(/^https?:\/\//, "http(s)"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: optionalUrl(/^postgres(ql)?:\/\//, "postgres://"),
+  APP_SECRET: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value : undefined))
+    .refine((value) => value === undefined || value.length >= 32, {
+      message: "must be at least 32 characters",
+    }),
+  SMTP_URL: optionalUrl(/^smtps?:\/\//, "smtp:// or smtps://"),
+  MAIL_FROM: z.string().min(3).default("Buddy <no-reply@buddy.local>"),
+  REDIS_URL: optionalUrl(/^rediss?:\/\//, "redis://"),
+  AI_BASE_URL: optionalUrl(/^https?:\/\//, "http(s)"),
+  AI_API_KEY: z.string().optional(),
+  AI_MODEL: z.string().optional(),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_PRICE_MONTHLY: z.string().optional(),
+  STRIPE_PRICE_ANNUAL: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  RATE_LIMIT_PER_IP: z.coerce.number().int().min(0).default(30),
+  OUTBOUND_ALLOW_PRIVATE: booleanString,
+  TRUST_PROXY: booleanString,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Config = Readonly<{
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  appSecret: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  redisUrl: string | undefined;
+  ai: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
+  stripe: {
+    secretKey: string | undefined;
+    priceMonthly: string | undefined;
+    priceAnnual: string | undefined;
+    webhookSecret: string | undefined;
+  };
+  rateLimitPerIp: number;
+  outboundAllowPrivate: boolean;
+  trustProxy: boolean;
+  logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+}>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; a bad value stops start-up with every problem listed. */
+export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
+  }
+  const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    dataDir: path.resolve(cwd, e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    appSecret: e.APP_SECRET,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    redisUrl: e.REDIS_URL,
+    ai: { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL },
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY || undefined,
+      priceMonthly: e.STRIPE_PRICE_MONTHLY || undefined,
+      priceAnnual: e.STRIPE_PRICE_ANNUAL || undefined,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET || undefined,
+    },
+    rateLimitPerIp: e.RATE_LIMIT_PER_IP,
+    outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  });
+}

@@ -1,0 +1,69 @@
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import pg from "pg";
+import * as schema from "./schema";
+
+type Schema = typeof schema;
+/** Both drivers share Drizzle's PostgreSQL dialect, so services see one type. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** A service may run on the database or inside a caller's transaction. */
+export type DbOrTx = Db | Tx;
+
+export type Database = {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Runs fn with a session-level advisory lock held (serialises migrations across instances). */
+  withLock<T>(key: number, fn: (db: Db) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+};
+
+const drizzleOptions = { schema, casing: "snake_case" as const };
+
+/** PGlite in DATA_DIR (or in memory when dataDir is null, for tests). */
+export async function openPglite(dataDir: string | null): Promise<Database> {
+  const client = dataDir ? new PGlite(path.join(dataDir, "pglite")) : new PGlite();
+  await client.waitReady;
+  const db = drizzlePglite({ client, ...drizzleOptions }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    // PGlite is one connection in one process: nothing else can run migrations beside us.
+    withLock: (_key, fn) => fn(db),
+    close: () => client.close(),
+  };
+}
+
+export async function openPostgres(connectionString: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  // Fail fast with a clear error when the server is unreachable.
+  const probe = await pool.connect();
+  probe.release();
+  const db = drizzleNodePg({ client: pool, ...drizzleOptions }) as unknown as Db;
+  return {
+    db,
+    kind: "postgres",
+    async withLock(key, fn) {
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock($1)", [key]);
+        try {
+          return await fn(drizzleNodePg({ client, ...drizzleOptions }) as unknown as Db);
+        } finally {
+          await client.query("select pg_advisory_unlock($1)", [key]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+export function openDatabase(options: { databaseUrl?: string; dataDir: string | null }): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+}

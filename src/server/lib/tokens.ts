@@ -1,0 +1,24 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** 256 random bits, URL-safe: session, verification, reset tokens and key material. */
+export function generateToken(bytes = 32): string {
+  return randomBytes(bytes).toString("base64url");
+}
+
+/**
+ * Tokens are looked up by their SHA-256: they carry 256 bits of entropy, so a fast hash is
+ * enough (no dictionary to attack) and a stolen table yields nothing usable.
+ */
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export function hmac(secret: string, data: string): string {
+  return createHmac("sha256", secret).update(data).digest("base64url");
+}
+
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}

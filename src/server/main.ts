@@ -1,0 +1,80 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildApp } from "./app";
+import { ConfigError, loadConfig } from "./config";
+import { openDatabase } from "./db/client";
+import { runMigrations } from "./db/migrate";
+import { generateToken } from "./lib/tokens";
+
+// dist/server/main.js → the project root, where migrations and dist/web live.
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** CONTRACT §1: APP_SECRET, or one generated once and kept in DATA_DIR. */
+function loadAppSecret(dataDir: string, configured: string | undefined): string {
+  if (configured) return configured;
+  const file = path.join(dataDir, "app-secret");
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    const secret = generateToken(48);
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+    return secret;
+  }
+}
+
+async function main() {
+  const started = performance.now();
+  const config = loadConfig(process.env);
+  mkdirSync(config.dataDir, { recursive: true });
+  const appSecret = loadAppSecret(config.dataDir, config.appSecret);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await runMigrations(database, path.join(projectRoot, "src/server/db/migrations"));
+
+  const app = await buildApp({
+    config: { ...config, appSecret },
+    db: database.db,
+    webRoot: path.join(projectRoot, "dist/web"),
+  });
+  app.addHook("onClose", () => database.close());
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down: finishing in-flight requests");
+    const force = setTimeout(() => {
+      app.log.error("shutdown timed out");
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error) => {
+        app.log.error({ err: error }, "error during shutdown");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    {
+      database: database.kind === "pglite" ? `PGlite in ${config.dataDir}` : "PostgreSQL (DATABASE_URL)",
+      mail: config.smtpUrl ? "SMTP" : "log (set SMTP_URL to send mail)",
+      startupMs: Math.round(performance.now() - started),
+    },
+    `Buddy is running at ${config.publicUrl}`,
+  );
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error("Buddy failed to start:", error);
+  }
+  process.exit(1);
+});

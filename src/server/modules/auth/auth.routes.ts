@@ -1,0 +1,118 @@
+import {
+  AUTH_MESSAGES,
+  authRequestSchema,
+  forgotPasswordSchema,
+  meResponseSchema,
+  messageResponseSchema,
+  resetPasswordSchema,
+  sessionResponseSchema,
+  verifyEmailSchema,
+} from "@shared/auth";
+import { errorBodySchema } from "@shared/http";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { requireAuth } from "../../plugins/auth";
+import {
+  type AuthDeps,
+  logIn,
+  requestPasswordReset,
+  resetPassword,
+  signUp,
+  verifyEmail,
+} from "./auth.service";
+import { toUser } from "./current-user";
+import { revokeSession } from "./sessions";
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema };
+
+export async function authRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const deps: AuthDeps = {
+    db: app.db,
+    publicUrl: app.config.publicUrl,
+    onMailQueued: () => app.outbox.wake(),
+  };
+
+  /** Account routes are rate limited per client and, where an address is named, per address. */
+  const limit = (action: string, address?: string) => (request: FastifyRequest) =>
+    app.accountRateLimiter.consume({ action, ip: request.ip, address });
+
+  r.post(
+    "/api/auth",
+    {
+      config: { access: "public" },
+      schema: {
+        body: authRequestSchema,
+        response: { 200: sessionResponseSchema, 201: messageResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      await limit(body.mode, body.email)(request);
+      if (body.mode === "signup") {
+        await signUp(deps, body);
+        return reply.code(201).send({ message: AUTH_MESSAGES.registered });
+      }
+      const session = await logIn(deps, body);
+      return reply.code(200).send({ ...session, message: AUTH_MESSAGES.loggedIn });
+    },
+  );
+
+  r.post(
+    "/api/verify-email",
+    {
+      config: { access: "public" },
+      schema: { body: verifyEmailSchema, response: { 200: sessionResponseSchema, ...errors } },
+    },
+    async (request) => {
+      await limit("verify")(request);
+      const session = await verifyEmail(deps, request.body.token);
+      return { ...session, message: AUTH_MESSAGES.emailVerified };
+    },
+  );
+
+  r.post(
+    "/api/forgot-password",
+    {
+      config: { access: "public" },
+      schema: { body: forgotPasswordSchema, response: { 200: messageResponseSchema, ...errors } },
+    },
+    async (request) => {
+      await limit("forgot", request.body.email)(request);
+      await requestPasswordReset(deps, request.body.email);
+      return { message: AUTH_MESSAGES.resetRequested };
+    },
+  );
+
+  r.post(
+    "/api/reset-password",
+    {
+      config: { access: "public" },
+      schema: { body: resetPasswordSchema, response: { 200: messageResponseSchema, ...errors } },
+    },
+    async (request) => {
+      await limit("reset")(request);
+      await resetPassword(deps, request.body);
+      return { message: AUTH_MESSAGES.passwordReset };
+    },
+  );
+
+  r.get(
+    "/api/me",
+    { config: { access: "user" }, schema: { response: { 200: meResponseSchema, 401: errorBodySchema } } },
+    // The auth hook already resolved the session with the user's membership.
+    async (request) => ({ user: toUser(requireAuth(request)) }),
+  );
+
+  r.post(
+    "/api/logout",
+    {
+      config: { access: "user" },
+      schema: { response: { 200: messageResponseSchema, 401: errorBodySchema } },
+    },
+    async (request) => {
+      await revokeSession(app.db, requireAuth(request).sessionId);
+      return { message: AUTH_MESSAGES.loggedOut };
+    },
+  );
+}

@@ -1,0 +1,122 @@
+import { AUTH_MESSAGES, type User } from "@shared/auth";
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { users } from "../../db/schema";
+import { AppError, badRequest, unauthorized } from "../../errors";
+import { hashPassword, verifyAgainstDummy, verifyPassword } from "../../lib/passwords";
+import { accountExistsMail, resetPasswordMail, verificationMail } from "../../mail/account-mails";
+import { enqueueMail } from "../../mail/outbox";
+import { loadUser } from "./current-user";
+import { consumeOneTimeToken, invalidateOneTimeTokens, issueOneTimeToken } from "./one-time-tokens";
+import { createSession, revokeAllSessions } from "./sessions";
+
+export type AuthDeps = { db: Db; publicUrl: string; onMailQueued: () => void };
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/**
+ * CONTRACT §3: the answer is the same whether or not the address has an account. A new address
+ * gets a verification mail; an unverified one a fresh link; a verified one a notice to its owner.
+ */
+export async function signUp(deps: AuthDeps, input: { email: string; password: string }): Promise<void> {
+  const email = normalizeEmail(input.email);
+  // Hash first in every case, so timing does not tell whether the address exists.
+  const passwordHash = await hashPassword(input.password);
+  await deps.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(users)
+      .values({ email, passwordHash })
+      .onConflictDoNothing({ target: users.email })
+      .returning({ id: users.id });
+    if (created) {
+      const token = await issueOneTimeToken(tx, created.id, "verify_email");
+      await enqueueMail(tx, verificationMail(email, deps.publicUrl, token));
+      return;
+    }
+    const [existing] = await tx.select().from(users).where(eq(users.email, email)).limit(1);
+    if (!existing) return;
+    if (existing.emailVerifiedAt) {
+      await enqueueMail(tx, accountExistsMail(email, deps.publicUrl));
+    } else {
+      // The first sign-up's password stays: a stranger must not set the password of an account
+      // the owner is about to verify.
+      const token = await issueOneTimeToken(tx, existing.id, "verify_email");
+      await enqueueMail(tx, verificationMail(email, deps.publicUrl, token));
+    }
+  });
+  deps.onMailQueued();
+}
+
+export async function logIn(
+  deps: AuthDeps,
+  input: { email: string; password: string },
+): Promise<{ token: string; user: User }> {
+  const email = normalizeEmail(input.email);
+  const [row] = await deps.db.select().from(users).where(eq(users.email, email)).limit(1);
+  const valid = row
+    ? await verifyPassword(row.passwordHash, input.password)
+    : await verifyAgainstDummy(input.password);
+  if (!row || !valid) throw unauthorized(AUTH_MESSAGES.invalidCredentials);
+  if (!row.emailVerifiedAt) throw new AppError(403, AUTH_MESSAGES.unverified);
+  return startSession(deps.db, row.id);
+}
+
+async function startSession(db: Db, userId: string) {
+  const token = await createSession(db, userId);
+  const user = await loadUser(db, userId);
+  if (!user) throw unauthorized(AUTH_MESSAGES.invalidCredentials);
+  return { token, user };
+}
+
+export async function verifyEmail(deps: AuthDeps, token: string): Promise<{ token: string; user: User }> {
+  const userId = await deps.db.transaction(async (tx) => {
+    const id = await consumeOneTimeToken(tx, token, "verify_email");
+    if (!id) return null;
+    await tx
+      .update(users)
+      .set({ emailVerifiedAt: new Date(), updatedAt: new Date() })
+      .where(eq(users.id, id));
+    return id;
+  });
+  if (!userId) throw badRequest(AUTH_MESSAGES.invalidVerificationToken);
+  return startSession(deps.db, userId);
+}
+
+/** Always answers the same (CONTRACT §3); only a known address gets a mail. */
+export async function requestPasswordReset(deps: AuthDeps, emailInput: string): Promise<void> {
+  const email = normalizeEmail(emailInput);
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+    if (!row) return;
+    const token = await issueOneTimeToken(tx, row.id, "reset_password");
+    await enqueueMail(tx, resetPasswordMail(email, deps.publicUrl, token));
+  });
+  deps.onMailQueued();
+}
+
+/**
+ * Sets the new password, ends every session of the user and voids other reset links. The link
+ * came through the mailbox, so it also proves the address.
+ */
+export async function resetPassword(
+  deps: AuthDeps,
+  input: { token: string; password: string },
+): Promise<void> {
+  const passwordHash = await hashPassword(input.password);
+  const done = await deps.db.transaction(async (tx) => {
+    const userId = await consumeOneTimeToken(tx, input.token, "reset_password");
+    if (!userId) return false;
+    const [row] = await tx
+      .select({ verified: users.emailVerifiedAt })
+      .from(users)
+      .where(eq(users.id, userId));
+    await tx
+      .update(users)
+      .set({ passwordHash, updatedAt: new Date(), emailVerifiedAt: row?.verified ?? new Date() })
+      .where(eq(users.id, userId));
+    await revokeAllSessions(tx, userId);
+    await invalidateOneTimeTokens(tx, userId, "reset_password");
+    return true;
+  });
+  if (!done) throw badRequest(AUTH_MESSAGES.invalidResetToken);
+}

@@ -1,0 +1,62 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client";
+import { memberships, sessions, users } from "../../db/schema";
+import { generateToken, hashToken } from "../../lib/tokens";
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+export async function createSession(db: DbOrTx, userId: string): Promise<string> {
+  const token = generateToken();
+  await db.insert(sessions).values({
+    userId,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+  });
+  return token;
+}
+
+export type SessionAuth = {
+  sessionId: string;
+  userId: string;
+  email: string;
+  organizationId: string | null;
+  role: "admin" | "member" | null;
+};
+
+/**
+ * A live session and its user's active membership, in one query. Revoked, expired or unknown
+ * tokens give null; so do users removed from the database (cascade).
+ */
+export async function resolveSession(db: DbOrTx, token: string): Promise<SessionAuth | null> {
+  const [row] = await db
+    .select({
+      sessionId: sessions.id,
+      userId: users.id,
+      email: users.email,
+      organizationId: memberships.organizationId,
+      role: memberships.role,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.status, "active")))
+    .where(
+      and(
+        eq(sessions.tokenHash, hashToken(token)),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function revokeSession(db: DbOrTx, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+}
+
+export async function revokeAllSessions(db: DbOrTx, userId: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}

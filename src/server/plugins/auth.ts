@@ -1,0 +1,65 @@
+import { AUTH_MESSAGES } from "@shared/auth";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { forbidden, unauthorized } from "../errors";
+import { resolveSession, type SessionAuth } from "../modules/auth/sessions";
+
+/**
+ * What a route admits (ARCHITECTURE §2): `user` any signed-in user, `member` one with an
+ * organization, `admin` that organization's admins. `apiKey` is added with the public API.
+ */
+export type Access = "public" | "user" | "member" | "admin";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    auth: SessionAuth | null;
+  }
+}
+
+export type MemberAuth = SessionAuth & { organizationId: string; role: "admin" | "member" };
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** Access is declared on every route and enforced here; a route without it stops start-up. */
+export function registerAuth(app: FastifyInstance) {
+  app.decorateRequest("auth", null);
+
+  app.addHook("onRoute", (route) => {
+    const access = (route.config as { access?: Access } | undefined)?.access;
+    if (!access) throw new Error(`Route ${route.method} ${route.url} declares no access`);
+  });
+
+  app.addHook("onRequest", async (request) => {
+    const access = request.routeOptions.config.access;
+    if (!access || access === "public") return;
+    const token = bearerToken(request);
+    if (!token) throw unauthorized(AUTH_MESSAGES.unauthenticated, { clearToken: true });
+    // Tokens longer than ours are not ours: skip the hash and the query.
+    const auth = token.length <= 128 ? await resolveSession(app.db, token) : null;
+    if (!auth) throw unauthorized(AUTH_MESSAGES.sessionExpired, { clearToken: true });
+    request.auth = auth;
+    if (access === "user") return;
+    if (!auth.organizationId) throw forbidden("Complete your company set-up first");
+    if (access === "admin" && auth.role !== "admin") throw forbidden("Only admins can do this");
+  });
+}
+
+/** The signed-in user, for handlers of non-public routes. */
+export function requireAuth(request: FastifyRequest): SessionAuth {
+  if (!request.auth) throw unauthorized(AUTH_MESSAGES.unauthenticated);
+  return request.auth;
+}
+
+/** The signed-in member, for handlers of member and admin routes. */
+export function requireMember(request: FastifyRequest): MemberAuth {
+  const auth = requireAuth(request);
+  if (!auth.organizationId || !auth.role) throw forbidden("Complete your company set-up first");
+  return auth as MemberAuth;
+}

@@ -1,0 +1,63 @@
+import type { Redis } from "ioredis";
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from "rate-limiter-flexible";
+import { RateLimitedError } from "../errors";
+
+export type RateLimitKey = {
+  /** The route family, so one address's logins do not eat its sign-up allowance. */
+  action: string;
+  ip: string;
+  /** The e-mail address concerned, when the request names one. */
+  address?: string;
+};
+
+export type AccountRateLimiter = { consume(key: RateLimitKey): Promise<void> };
+
+export type RateLimitOptions = {
+  perIpPerMinute: number;
+  perAddress: { points: number; durationSeconds: number };
+  redis?: Redis;
+};
+
+/** Per CONTRACT §1: a per-client limit (0 turns it off) and a per-address limit that always applies. */
+export const DEFAULT_PER_ADDRESS = { points: 10, durationSeconds: 15 * 60 };
+
+function createLimiter(redis: Redis | undefined, keyPrefix: string, points: number, duration: number) {
+  if (!redis) return new RateLimiterMemory({ keyPrefix, points, duration });
+  // If Redis is unreachable the process keeps limiting on its own rather than failing requests.
+  const insuranceLimiter = new RateLimiterMemory({ keyPrefix, points, duration });
+  return new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration, insuranceLimiter });
+}
+
+export function createAccountRateLimiter(options: RateLimitOptions): AccountRateLimiter {
+  const perIp: RateLimiterAbstract | null =
+    options.perIpPerMinute > 0 ? createLimiter(options.redis, "rl:ip", options.perIpPerMinute, 60) : null;
+  const perAddress = createLimiter(
+    options.redis,
+    "rl:addr",
+    options.perAddress.points,
+    options.perAddress.durationSeconds,
+  );
+
+  async function take(limiter: RateLimiterAbstract, key: string) {
+    try {
+      await limiter.consume(key);
+    } catch (result) {
+      if (result instanceof RateLimiterRes) {
+        throw new RateLimitedError(Math.max(1, Math.ceil(result.msBeforeNext / 1000)));
+      }
+      throw result;
+    }
+  }
+
+  return {
+    async consume({ action, ip, address }) {
+      if (perIp) await take(perIp, ip);
+      if (address) await take(perAddress, `${action}:${address.toLowerCase()}`);
+    },
+  };
+}

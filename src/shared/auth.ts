@@ -1,0 +1,147 @@
+import { z } from "zod";
+
+/** SPEC §5 and §9: one place for every account rule, used by the server and the forms. */
+export const PASSWORD_MIN_LENGTH = 8;
+/** Argon2 on an unbounded string is a cheap denial of service; no real password is longer. */
+export const PASSWORD_MAX_LENGTH = 128;
+export const EMAIL_MAX_LENGTH = 254;
+export const TOKEN_MAX_LENGTH = 256;
+
+export const PASSWORD_RULES = [
+  {
+    id: "length",
+    label: "At least 8 characters",
+    message: "Password must be at least 8 characters",
+    test: (value: string) => value.length >= PASSWORD_MIN_LENGTH,
+  },
+  {
+    id: "uppercase",
+    label: "One uppercase letter",
+    message: "Password must contain at least one uppercase letter",
+    test: (value: string) => /[A-Z]/.test(value),
+  },
+  {
+    id: "lowercase",
+    label: "One lowercase letter",
+    message: "Password must contain at least one lowercase letter",
+    test: (value: string) => /[a-z]/.test(value),
+  },
+  {
+    id: "number",
+    label: "One number",
+    message: "Password must contain at least one number",
+    test: (value: string) => /[0-9]/.test(value),
+  },
+  {
+    id: "special",
+    label: "One special character",
+    message: "Password must contain at least one special character",
+    test: (value: string) => /[^A-Za-z0-9]/.test(value),
+  },
+] as const;
+
+export type PasswordRule = (typeof PASSWORD_RULES)[number];
+
+export const emailSchema = z
+  .string({ error: "Invalid email address" })
+  .trim()
+  .max(EMAIL_MAX_LENGTH, { error: "Invalid email address" })
+  .pipe(z.email({ error: "Invalid email address" }));
+
+const passwordTooLong = `Password must be at most ${PASSWORD_MAX_LENGTH} characters`;
+
+/** Registration: every complexity rule, reported in the order of SPEC §5. */
+export const registerPasswordSchema = z
+  .string({ error: "Password is required" })
+  .max(PASSWORD_MAX_LENGTH, { error: passwordTooLong })
+  .superRefine((value, ctx) => {
+    for (const rule of PASSWORD_RULES) {
+      if (!rule.test(value)) ctx.addIssue({ code: "custom", message: rule.message });
+    }
+  });
+
+/** Reset: the length rule only (SPEC §5). */
+export const newPasswordSchema = z
+  .string({ error: "Password is required" })
+  .min(PASSWORD_MIN_LENGTH, { error: "Password must be at least 8 characters" })
+  .max(PASSWORD_MAX_LENGTH, { error: passwordTooLong });
+
+export const loginSchema = z.object({
+  email: emailSchema,
+  password: z
+    .string({ error: "Password is required" })
+    .min(1, { error: "Password is required" })
+    .max(PASSWORD_MAX_LENGTH, { error: passwordTooLong }),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const registerSchema = z.object({
+  email: emailSchema,
+  password: registerPasswordSchema,
+});
+export type RegisterInput = z.infer<typeof registerSchema>;
+
+export const authRequestSchema = z.discriminatedUnion(
+  "mode",
+  [loginSchema.extend({ mode: z.literal("login") }), registerSchema.extend({ mode: z.literal("signup") })],
+  { error: "mode must be login or signup" },
+);
+export type AuthRequest = z.infer<typeof authRequestSchema>;
+
+export const tokenSchema = z
+  .string({ error: "Token is required" })
+  .min(1, { error: "Token is required" })
+  .max(TOKEN_MAX_LENGTH, { error: "Invalid token" });
+
+export const verifyEmailSchema = z.object({ token: tokenSchema });
+export type VerifyEmailInput = z.infer<typeof verifyEmailSchema>;
+
+export const forgotPasswordSchema = z.object({ email: emailSchema });
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
+
+export const resetPasswordSchema = z.object({ token: tokenSchema, password: newPasswordSchema });
+export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
+
+export const ROLES = ["admin", "member"] as const;
+export const roleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof roleSchema>;
+
+/** CONTRACT §3: the user object wherever one is returned. */
+export const userSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: roleSchema.nullable(),
+  organizationId: z.string().nullable(),
+  hasCompletedOnboarding: z.boolean(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const messageResponseSchema = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
+
+export const sessionResponseSchema = z.object({
+  token: z.string(),
+  user: userSchema,
+  message: z.string(),
+});
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+export const meResponseSchema = z.object({ user: userSchema });
+export type MeResponse = z.infer<typeof meResponseSchema>;
+
+/** Texts the server answers with; the web shows them as given (SPEC §8). */
+export const AUTH_MESSAGES = {
+  registered: "Registration successful! Please check your email to verify your account.",
+  loggedIn: "Login successful",
+  invalidCredentials: "Invalid email or password",
+  unverified:
+    "Please verify your email address before signing in. Check your inbox for the verification link.",
+  emailVerified: "Email verified successfully",
+  invalidVerificationToken: "Invalid or expired verification token",
+  resetRequested: "If an account exists for that address, we've sent a link to reset your password.",
+  passwordReset: "Password reset successfully",
+  invalidResetToken: "Invalid or expired reset token",
+  loggedOut: "Logged out successfully",
+  sessionExpired: "Your session has expired. Please sign in again.",
+  unauthenticated: "Authentication required",
+} as const;
