@@ -1,0 +1,105 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { getToken, setToken } from "@/lib/session";
+import { fetchCalls, jsonResponse, stubFetch } from "@/testing/fetch-stub";
+import { makeUser, renderApp } from "@/testing/render-app";
+
+function signedInAs(user = makeUser()) {
+  setToken("valid-token");
+  return stubFetch({ "GET /api/me": jsonResponse(200, { user }) });
+}
+
+async function expectPath(router: ReturnType<typeof renderApp>["router"], pathname: string) {
+  await waitFor(() => expect(router.state.location.pathname).toBe(pathname));
+}
+
+describe("route guards (SPEC §2)", () => {
+  it("sends a visitor without a token from /dashboard to /auth, without asking the server", async () => {
+    const fetchMock = stubFetch({});
+    const { router } = renderApp("/dashboard");
+
+    await expectPath(router, "/auth");
+    expect(await screen.findByRole("heading", { name: "Welcome to Buddy" })).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("sends unknown paths to /dashboard", async () => {
+    signedInAs();
+    const { router } = renderApp("/no/such/page");
+
+    await expectPath(router, "/dashboard");
+    expect(await screen.findByRole("heading", { name: "Overview" })).toBeInTheDocument();
+  });
+
+  it("redirects a signed-in user away from /auth without the current-user query running there", async () => {
+    const fetchMock = signedInAs();
+    const { router } = renderApp("/auth?tab=register");
+
+    await expectPath(router, "/dashboard");
+    expect(await screen.findByRole("heading", { name: "Overview" })).toBeInTheDocument();
+    expect(fetchCalls(fetchMock)).toEqual(["GET /api/me"]);
+  });
+
+  it("sends a user who has not finished onboarding from the dashboard to /setup", async () => {
+    signedInAs(makeUser({ organizationId: null, hasCompletedOnboarding: false, role: null }));
+    const { router } = renderApp("/dashboard/tools");
+
+    await expectPath(router, "/setup");
+    expect(await screen.findByRole("heading", { name: "Set up your company" })).toBeInTheDocument();
+  });
+
+  it("sends a user with an organization from /setup to /dashboard", async () => {
+    signedInAs(makeUser({ hasCompletedOnboarding: false }));
+    const { router } = renderApp("/setup");
+
+    await expectPath(router, "/dashboard");
+  });
+
+  it("clears a dead token and its cache, then goes to /auth", async () => {
+    setToken("expired-token");
+    stubFetch({
+      "GET /api/me": jsonResponse(401, { message: "Your session has expired.", clearToken: true }),
+    });
+    const { router } = renderApp("/dashboard");
+
+    await expectPath(router, "/auth");
+    expect(getToken()).toBeNull();
+    expect(await screen.findByText("Your session has expired.")).toBeInTheDocument();
+  });
+
+  it("drops a token whose user cannot be resolved (SPEC §2), with 'Failed to fetch user'", async () => {
+    setToken("token");
+    stubFetch({ "GET /api/me": new Response("", { status: 502, statusText: "Bad Gateway" }) });
+    const { router } = renderApp("/dashboard");
+
+    await expectPath(router, "/auth");
+    expect(getToken()).toBeNull();
+    expect(await screen.findByText("Failed to fetch user")).toBeInTheDocument();
+  });
+
+  it("keeps the current-user query off on the public screens", async () => {
+    const fetchMock = stubFetch({});
+    setToken("token");
+    const { router } = renderApp("/forgot-password");
+
+    expect(await screen.findByRole("heading", { name: "Reset your password" })).toBeInTheDocument();
+    await router.navigate("/reset-password?token=abc");
+    expect(await screen.findByLabelText("New Password")).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("renders dashboard pages inside the shell with the active entry marked", async () => {
+    signedInAs();
+    renderApp("/dashboard/tools/rel-1");
+
+    const nav = await screen.findByRole("navigation", { name: "Main" });
+    expect(within(nav).getByRole("link", { name: "Buddies" })).toHaveAttribute("aria-current", "page");
+    expect(within(nav).getByRole("link", { name: "Overview" })).not.toHaveAttribute("aria-current");
+    expect(
+      within(nav)
+        .getAllByRole("link")
+        .map((link) => link.textContent),
+    ).toEqual(["Overview", "Buddies", "Marketing", "Suggestions", "Block List", "API Docs", "Settings"]);
+    expect(screen.getByRole("button", { name: "Logout" })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,35 @@
+import { generatePath } from "react-router";
+
+/** Every URL of the SPA, once (SPEC §2). Dashboard paths are absolute so links and routes share them. */
+export const paths = {
+  auth: "/auth",
+  verifyEmail: "/verify-email",
+  forgotPassword: "/forgot-password",
+  resetPassword: "/reset-password",
+  setup: "/setup",
+  dashboard: "/dashboard",
+  tools: "/dashboard/tools",
+  toolDetail: "/dashboard/tools/:id",
+  competitors: "/dashboard/competitors",
+  suggestions: "/dashboard/suggestions",
+  marketing: "/dashboard/marketing",
+  apiDocs: "/dashboard/api-docs",
+  settings: "/dashboard/settings",
+} as const;
+
+export function toolDetailPath(id: string): string {
+  return generatePath(paths.toolDetail, { id });
+}
+
+/** SPEC §2: reachable without a session; the current-user query stays off on them. */
+const PUBLIC_PATHS: readonly string[] = [
+  paths.auth,
+  paths.verifyEmail,
+  paths.forgotPassword,
+  paths.resetPassword,
+];
+
+export function isPublicPath(pathname: string): boolean {
+  const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  return PUBLIC_PATHS.includes(trimmed);
+}

@@ -1,0 +1,90 @@
+import type { ErrorBody } from "@shared/http";
+import { clearSession, getToken } from "@/lib/session";
+
+/** A non-OK answer from the API: `message` is the server's text, else the SPEC §8 default. */
+export class ApiError extends Error {
+  readonly status: number;
+  /** The parsed JSON body, or the raw text when the body is not JSON. */
+  readonly body: unknown;
+  /** The `{message}` the server sent (CONTRACT §2), if any. */
+  readonly serverMessage: string | null;
+  /** CONTRACT §3: `/api/me` says the stored token is dead. */
+  readonly clearsToken: boolean;
+
+  constructor(status: number, body: unknown, defaultMessage: string) {
+    const { message, clearToken } = readErrorBody(body);
+    const serverMessage = typeof message === "string" && message !== "" ? message : null;
+    super(serverMessage ?? defaultMessage);
+    this.name = "ApiError";
+    this.status = status;
+    this.body = body;
+    this.serverMessage = serverMessage;
+    this.clearsToken = status === 401 && clearToken === true;
+  }
+}
+
+/** Read by hand, not with the zod schema, to keep zod out of the entry chunk. */
+function readErrorBody(body: unknown): Partial<Record<keyof ErrorBody, unknown>> {
+  return typeof body === "object" && body !== null ? body : {};
+}
+
+type RequestOptions = {
+  method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  /** Sent as JSON, or as is for FormData (multipart uploads). */
+  body?: unknown;
+  signal?: AbortSignal;
+};
+
+/** Same-origin `/api` call with the session's bearer token; resolves with the parsed JSON body. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers = new Headers({ Accept: "application/json" });
+  const token = getToken();
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) {
+    body = options.body;
+  } else if (options.body !== undefined) {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(options.body);
+  }
+
+  const response = await fetch(path, {
+    method: options.method ?? "GET",
+    headers,
+    body,
+    credentials: "include",
+    signal: options.signal,
+  });
+  const text = await response.text();
+  const data = parseJson(text);
+
+  if (!response.ok) {
+    const error = new ApiError(response.status, data ?? text, defaultErrorMessage(response, text));
+    // SPEC §4: a dead token is removed together with everything cached under it.
+    if (error.clearsToken) clearSession();
+    throw error;
+  }
+  return data as T;
+}
+
+/** For notices (SPEC §8): the server's message when it sent one, else the action's fallback text. */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError ? (error.serverMessage ?? fallback) : fallback;
+}
+
+/** SPEC §8 default GET failure: `500: Internal Server Error`, `404: <body text>`. */
+function defaultErrorMessage(response: Response, text: string): string {
+  return response.status >= 500
+    ? `${response.status}: ${response.statusText}`
+    : `${response.status}: ${text || response.statusText}`;
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,34 @@
+import { QueryClient, type QueryFunction } from "@tanstack/react-query";
+import { apiRequest } from "@/lib/api-client";
+
+/**
+ * SPEC §7: a query's key is the API path it GETs (`['/api/relationships']`), so any feature can
+ * refresh another's data by invalidating the path. The signal is not passed on purpose: a GET
+ * that finishes after its screen unmounts still fills the cache for the next visit.
+ */
+const getQueryPath: QueryFunction = ({ queryKey }) => {
+  const [path] = queryKey;
+  if (typeof path !== "string" || !path.startsWith("/api/")) {
+    throw new Error(`Query key must start with an /api/ path, got ${JSON.stringify(queryKey)}`);
+  }
+  return apiRequest(path);
+};
+
+/** SPEC §7: no retries, no refetch on focus, no polling, data never stale on its own. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        queryFn: getQueryPath,
+        retry: false,
+        refetchOnWindowFocus: false,
+        refetchInterval: false,
+        staleTime: Number.POSITIVE_INFINITY,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** The app's one cache; the session clears it on sign-in, sign-out and a dead token. */
+export const queryClient = createQueryClient();

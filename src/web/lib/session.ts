@@ -1,0 +1,106 @@
+import type { MeResponse, MessageResponse, SessionResponse, User } from "@shared/auth";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useCallback, useSyncExternalStore } from "react";
+import { useLocation, useNavigate } from "react-router";
+import { toast } from "sonner";
+import { isPublicPath, paths } from "@/app/paths";
+import { ApiError, apiRequest, errorMessage } from "@/lib/api-client";
+import { queryClient } from "@/lib/query-client";
+
+/** SPEC §3: the session token lives in localStorage under `token`. */
+const TOKEN_KEY = "token";
+export const CURRENT_USER_KEY = ["/api/me"] as const;
+
+const tokenListeners = new Set<() => void>();
+
+function notifyTokenListeners() {
+  for (const listener of tokenListeners) listener();
+}
+
+export function getToken(): string | null {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+export function setToken(token: string) {
+  localStorage.setItem(TOKEN_KEY, token);
+  notifyTokenListeners();
+}
+
+/** SPEC §4: sign-in, sign-out and a dead token all start from empty storage and an empty cache. */
+export function clearSession() {
+  localStorage.clear();
+  queryClient.clear();
+  notifyTokenListeners();
+}
+
+function subscribeToToken(listener: () => void) {
+  tokenListeners.add(listener);
+  // Another tab signing out clears the shared storage; follow it here too.
+  window.addEventListener("storage", listener);
+  return () => {
+    tokenListeners.delete(listener);
+    window.removeEventListener("storage", listener);
+  };
+}
+
+/** The stored token, re-rendering when it is set or cleared (so guards react to a dead session). */
+function useToken(): string | null {
+  return useSyncExternalStore(subscribeToToken, getToken);
+}
+
+/** Guards and post-sign-in navigation share this, so /setup and /dashboard can never bounce. */
+export function hasFinishedOnboarding(user: User): boolean {
+  return user.hasCompletedOnboarding || user.organizationId !== null;
+}
+
+function homePathFor(user: User): string {
+  return hasFinishedOnboarding(user) ? paths.dashboard : paths.setup;
+}
+
+async function fetchCurrentUser(): Promise<MeResponse | null> {
+  try {
+    return await apiRequest<MeResponse>(CURRENT_USER_KEY[0]);
+  } catch (error) {
+    // SPEC §4/§8: every failure is caught as a null user; a dead token is already gone (api-client).
+    const fallback =
+      error instanceof ApiError && error.clearsToken ? "Authentication failed" : "Failed to fetch user";
+    toast.error(errorMessage(error, fallback));
+    return null;
+  }
+}
+
+/** SPEC §2/§4: the signed-in user, fetched only with a token and never on the public screens. */
+export function useCurrentUser() {
+  const token = useToken();
+  const { pathname } = useLocation();
+  const enabled = token !== null && !isPublicPath(pathname);
+  const query = useQuery({ queryKey: CURRENT_USER_KEY, queryFn: fetchCurrentUser, enabled });
+  return { token, user: query.data?.user ?? null, isPending: enabled && query.isPending };
+}
+
+/** Login and e-mail verification: keep the session, cache its user, go home (SPEC §4). */
+export function useStartSession() {
+  const navigate = useNavigate();
+  return useCallback(
+    (session: SessionResponse) => {
+      queryClient.setQueryData<MeResponse>(CURRENT_USER_KEY, { user: session.user });
+      setToken(session.token);
+      navigate(homePathFor(session.user), { replace: true });
+    },
+    [navigate],
+  );
+}
+
+/** SPEC §4 Logout: revoke the token server-side, then always forget it locally and go to /auth. */
+export function useSignOut() {
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: () => apiRequest<MessageResponse>("/api/logout", { method: "POST" }),
+    onSuccess: () => toast.success("Logged out successfully"),
+    onError: (error) => toast.error(errorMessage(error, "Failed to logout")),
+    onSettled: () => {
+      clearSession();
+      navigate(paths.auth, { replace: true });
+    },
+  });
+}

@@ -1,0 +1,13 @@
+import "@testing-library/jest-dom/vitest";
+import { cleanup } from "@testing-library/react";
+import { afterEach, vi } from "vitest";
+import { queryClient } from "@/lib/query-client";
+
+afterEach(() => {
+  cleanup();
+  // The app keeps one cache and one storage; every test starts signed out with both empty.
+  queryClient.clear();
+  localStorage.clear();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});

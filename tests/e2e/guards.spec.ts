@@ -1,0 +1,70 @@
+import { expect, type Page, test } from "@playwright/test";
+import { createVerifiedAccount } from "./accounts";
+
+async function storeToken(page: Page, token: string) {
+  await page.goto("/auth");
+  await page.evaluate((value) => localStorage.setItem("token", value), token);
+}
+
+test("without a token every private route goes to /auth", async ({ page }) => {
+  for (const path of ["/dashboard", "/dashboard/tools", "/setup", "/dashboard/settings?tab=team"]) {
+    await page.goto(path);
+    await expect(page, path).toHaveURL(/\/auth$/);
+  }
+});
+
+test("unknown paths fall back to /dashboard (and then to /auth without a session)", async ({
+  page,
+  request,
+}) => {
+  await page.goto("/no/such/page");
+  await expect(page).toHaveURL(/\/auth$/);
+  const account = await createVerifiedAccount(request, "unknown-path");
+  await storeToken(page, account.token);
+  await page.goto("/no/such/page");
+  // Signed in but not onboarded: /dashboard sends on to /setup.
+  await expect(page).toHaveURL(/\/setup$/);
+});
+
+test("a token with no user is cleared and the user sent to /auth", async ({ page }) => {
+  await storeToken(page, "not-a-real-token");
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/auth$/);
+  expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+});
+
+test("a signed-in user who has not finished onboarding is sent to /setup and kept off /auth", async ({
+  page,
+  request,
+}) => {
+  const account = await createVerifiedAccount(request, "guard");
+  await storeToken(page, account.token);
+  await page.goto("/dashboard/marketing");
+  await expect(page).toHaveURL(/\/setup$/);
+  await page.goto("/auth");
+  await expect(page).not.toHaveURL(/\/auth/);
+  await expect(page).toHaveURL(/\/setup$/);
+});
+
+test("the current-user query does not run on the public routes", async ({ page, request }) => {
+  const account = await createVerifiedAccount(request, "public-routes");
+  const meCalls: string[] = [];
+  page.on("request", (req) => {
+    if (new URL(req.url()).pathname === "/api/me") meCalls.push(page.url());
+  });
+  await page.goto("/verify-email?token=bogus");
+  await expect(page.getByText("Invalid or expired verification token")).toBeVisible();
+  await page.evaluate((value) => localStorage.setItem("token", value), account.token);
+  for (const path of ["/forgot-password", "/reset-password?token=bogus", "/verify-email"]) {
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+  }
+  await page.evaluate(() => localStorage.removeItem("token"));
+  await page.goto("/auth");
+  await page.waitForLoadState("networkidle");
+  expect(meCalls).toEqual([]);
+  // …while a private route does ask.
+  await page.evaluate((value) => localStorage.setItem("token", value), account.token);
+  await page.goto("/setup");
+  await expect.poll(() => meCalls.length).toBeGreaterThan(0);
+});
