@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { generateToken } from "./lib/tokens";
+import { loggerOptions } from "./logger";
 
 // dist/server/main.js → the project root, where migrations and dist/web live.
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -35,6 +36,8 @@ async function main() {
     config: { ...config, appSecret },
     db: database.db,
     webRoot: path.join(projectRoot, "dist/web"),
+    // Readable lines for a person at a terminal; JSON for log collectors.
+    logger: loggerOptions(config.logLevel, Boolean(process.stdout.isTTY)),
   });
   app.addHook("onClose", () => database.close());
 
