@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { websiteSchema } from "./onboarding";
+
+export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+export const LOGO_TOO_LARGE = "Logo must be less than 2MB";
+export const LOGO_TYPES = ["image/jpeg", "image/png"] as const;
+export const ORGANIZATION_SEARCH_MIN = 3;
+
+/** SPEC §3 organization. `logoUrl` is the website-derived path, null when no logo was uploaded. */
+export const organizationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  website: z.string(),
+  domain: z.string(),
+  industry: z.string().nullable(),
+  size: z.number().int().nullable(),
+  description: z.string().nullable(),
+  category: z.string().nullable(),
+  categoryName: z.string().nullable(),
+  isPlatformUser: z.boolean(),
+  logoUrl: z.string().nullable(),
+});
+export type Organization = z.infer<typeof organizationSchema>;
+
+/** Settings → organization form (SPEC §2, §5): name and website required, size an integer. */
+export const updateOrganizationSchema = z.object({
+  name: z
+    .string({ error: "Organization name is required" })
+    .trim()
+    .min(1, { error: "Organization name is required" })
+    .max(100, { error: "Organization name must be at most 100 characters" }),
+  website: websiteSchema,
+  description: z
+    .string()
+    .trim()
+    .max(1000, { error: "Description must be at most 1000 characters" })
+    .nullish(),
+  industry: z.string().trim().max(100, { error: "Industry must be at most 100 characters" }).nullish(),
+  size: z
+    .number({ error: "Size must be a whole number" })
+    .int({ error: "Size must be a whole number" })
+    .min(1, { error: "Size must be at least 1" })
+    .max(10_000_000, { error: "Size is too large" })
+    .nullish(),
+});
+export type UpdateOrganizationInput = z.infer<typeof updateOrganizationSchema>;
+
+export const organizationSearchQuerySchema = z.object({
+  query: z
+    .string({ error: "Enter at least 3 characters to search" })
+    .trim()
+    .min(ORGANIZATION_SEARCH_MIN, { error: "Enter at least 3 characters to search" })
+    .max(100, { error: "Search is too long" }),
+  type: z.enum(["competitor", "complement"]).optional(),
+});
+
+export const organizationSearchResultSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  website: z.string(),
+  domain: z.string(),
+  category: z.string().nullable(),
+  isPlatformUser: z.boolean(),
+});
+export type OrganizationSearchResult = z.infer<typeof organizationSearchResultSchema>;
+
+export const metadataQuerySchema = z.object({ domain: websiteSchema });
+export const metadataResponseSchema = z.object({ siteName: z.string(), description: z.string() });
+export type SiteMetadata = z.infer<typeof metadataResponseSchema>;
+
+/** The logo path is derived from the website (SPEC §2): /api/logos/{domain}.jpg. */
+export function logoPath(domain: string, version?: number | string): string {
+  return `/api/logos/${encodeURIComponent(domain)}.jpg${version ? `?v=${version}` : ""}`;
+}
