@@ -4,9 +4,16 @@ import { Redis } from "ioredis";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./lib/mailer";
+import { createSiteMetadataService, type SiteMetadataService } from "./lib/site-metadata";
 import { loggerOptions } from "./logger";
 import { type OutboxOptions, type OutboxWorker, startOutboxWorker } from "./mail/outbox";
 import { authRoutes } from "./modules/auth/auth.routes";
+import { onboardingRoutes } from "./modules/onboarding/onboarding.routes";
+import { seedCatalogOrganizations } from "./modules/organizations/catalog-seed";
+import { logosRoutes } from "./modules/organizations/logos.routes";
+import { organizationsRoutes } from "./modules/organizations/organizations.routes";
+import { relationshipsRoutes } from "./modules/relationships/relationships.routes";
+import { suggestionsRoutes } from "./modules/suggestions/suggestions.routes";
 import { registerAuth } from "./plugins/auth";
 import { registerErrorHandling } from "./plugins/errors";
 import { type AccountRateLimiter, createAccountRateLimiter, DEFAULT_PER_ADDRESS } from "./plugins/rate-limit";
@@ -19,6 +26,9 @@ declare module "fastify" {
     db: Db;
     outbox: OutboxWorker;
     accountRateLimiter: AccountRateLimiter;
+    /** Per-client limit for public routes that make outbound requests or heavy computations. */
+    outboundRateLimiter: AccountRateLimiter;
+    siteMetadata: SiteMetadataService;
   }
 }
 
@@ -69,6 +79,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
 
+  app.decorate(
+    "outboundRateLimiter",
+    createAccountRateLimiter({
+      perIpPerMinute: config.rateLimitPerIp === 0 ? 0 : Math.max(config.rateLimitPerIp, 60),
+      perAddress: DEFAULT_PER_ADDRESS,
+      redis,
+    }),
+  );
+  app.decorate("siteMetadata", createSiteMetadataService({ allowPrivate: config.outboundAllowPrivate }));
+
   // Order matters: headers go on every answer, refusals included, so helmet's hook runs before
   // the access check; both must be in place before any route is added.
   registerErrorHandling(app);
@@ -76,6 +96,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuth(app);
 
   await app.register(authRoutes);
+  await app.register(organizationsRoutes);
+  await app.register(logosRoutes);
+  await app.register(relationshipsRoutes);
+  await app.register(suggestionsRoutes);
+  await app.register(onboardingRoutes);
 
   if (deps.webRoot) await registerWeb(app, deps.webRoot);
 
@@ -83,7 +108,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await outbox.stop();
     redis?.disconnect();
   });
-  // Queued mail from before a restart goes out as soon as we are up.
-  app.addHook("onReady", async () => outbox.wake());
+  app.addHook("onReady", async () => {
+    await seedCatalogOrganizations(deps.db);
+    // Queued mail from before a restart goes out as soon as we are up.
+    outbox.wake();
+  });
   return app;
 }

@@ -84,3 +84,46 @@ export async function signUpVerified(t: TestApp, email: string, password = STRON
   expect(response.statusCode).toBe(200);
   return response.json() as { token: string; user: { id: string; email: string } };
 }
+
+export type OnboardingOverrides = Partial<{
+  companyName: string;
+  website: string;
+  description: string;
+  transactionalEmailProvider: string;
+  marketingEmailProvider: string;
+  selectedCompetitors: string[];
+  selectedComplements: string[];
+}>;
+
+/** A verified user who completed onboarding: the admin of a new organization. */
+export async function createOrganization(t: TestApp, label: string, overrides: OnboardingOverrides = {}) {
+  const email = `${label}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const { token } = await signUpVerified(t, email);
+  const response = await t.app.inject({
+    method: "POST",
+    url: "/api/onboarding",
+    headers: authHeader(token),
+    payload: {
+      companyName: label.slice(0, 25),
+      website: `https://${label}.example`,
+      description: `${label} makes software for testing purposes.`,
+      transactionalEmailProvider: "postmark",
+      marketingEmailProvider: "mailchimp",
+      selectedCompetitors: [],
+      selectedComplements: [],
+      ...overrides,
+    },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  const { user } = response.json() as { user: { id: string; organizationId: string } };
+  return { token, email, userId: user.id, organizationId: user.organizationId, headers: authHeader(token) };
+}
+
+/** A second, verified user made an active member (role member) of an organization. */
+export async function addMember(t: TestApp, organizationId: string, role: "member" | "admin" = "member") {
+  const email = `member-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const { token, user } = await signUpVerified(t, email);
+  const { memberships } = await import("./db/schema");
+  await t.database.db.insert(memberships).values({ organizationId, userId: user.id, role, status: "active" });
+  return { token, email, userId: user.id, headers: authHeader(token) };
+}

@@ -113,6 +113,8 @@ export const userSchema = z.object({
   role: roleSchema.nullable(),
   organizationId: z.string().nullable(),
   hasCompletedOnboarding: z.boolean(),
+  /** Set while the user waits for an admin to approve them into an organization already on Buddy. */
+  pendingOrganization: z.object({ name: z.string() }).nullable().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -33,13 +33,14 @@ export const ONBOARDING_STEPS = 3;
 
 /** SPEC §5: a site name longer than 25 characters is cut to 25 and the last partial word dropped. */
 export function cutCompanyName(siteName: string, max = COMPANY_NAME_MAX): string {
-  const name = siteName.trim().replace(/\s+/g, " ");
+  const name = siteName.replace(/\s+/g, " ").trim();
   if (name.length <= max) return name;
-  const cut = name.slice(0, max);
-  // The cut fell inside a word unless the next character is a space.
-  if (name[max] === " ") return cut.trim();
+  // Never split a surrogate pair (an emoji) in half.
+  const cut = name.slice(0, max).replace(/[\uD800-\uDBFF]$/, "");
+  // The cut ends exactly at a word boundary: nothing partial to drop.
+  if (name[max] === " ") return cut.trimEnd();
   const lastSpace = cut.lastIndexOf(" ");
-  return (lastSpace > 0 ? cut.slice(0, lastSpace) : cut).trim();
+  return lastSpace > 0 ? cut.slice(0, lastSpace).trimEnd() : cut;
 }
 
 /** SPEC §5 website rule: normalised, must contain a dot and no space. */

@@ -11,3 +11,14 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
+
+// Radix Select and Tooltip capture pointers, scroll options into view and observe sizes; jsdom
+// implements none of it. Plain assignments (not stubGlobal) so they outlive unstubAllGlobals.
+Element.prototype.hasPointerCapture ??= () => false;
+Element.prototype.releasePointerCapture ??= () => {};
+Element.prototype.scrollIntoView ??= () => {};
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};

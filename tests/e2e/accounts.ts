@@ -16,3 +16,29 @@ export async function createVerifiedAccount(request: APIRequestContext, label: s
   const body = (await verify.json()) as { token: string };
   return { email, password: PASSWORD, token: body.token };
 }
+
+/** A verified account that completed onboarding through the API: the admin of a new organization. */
+export async function createOnboardedAccount(
+  request: APIRequestContext,
+  label: string,
+  company: Partial<{ companyName: string; website: string; description: string }> = {},
+) {
+  const account = await createVerifiedAccount(request, label);
+  const slug = `${label}-${Math.floor(Math.random() * 1e9)}`.toLowerCase().replace(/[^a-z0-9-]/g, "");
+  const response = await request.post("/api/onboarding", {
+    headers: { authorization: `Bearer ${account.token}` },
+    data: {
+      companyName: label.slice(0, 25),
+      website: `https://${slug}.example.com`,
+      description: `${label} builds software used in browser tests.`,
+      transactionalEmailProvider: "postmark",
+      marketingEmailProvider: "mailchimp",
+      selectedCompetitors: [],
+      selectedComplements: [],
+      ...company,
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  const { user } = (await response.json()) as { user: { organizationId: string } };
+  return { ...account, organizationId: user.organizationId, domain: `${slug}.example.com` };
+}

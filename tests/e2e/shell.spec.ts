@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { createVerifiedAccount } from "./accounts";
+import { createOnboardedAccount } from "./accounts";
 
 const NAV = [
   ["Overview", "/dashboard"],
@@ -11,25 +11,16 @@ const NAV = [
   ["Settings", "/dashboard/settings"],
 ] as const;
 
-/**
- * Company set-up (which makes a user onboarded) arrives with the ecosystem issue; until then the
- * shell is reached with a real session whose /api/me answer is marked onboarded.
- */
-async function signInOnboarded(page: Page, token: string, email: string) {
-  await page.route("**/api/me", (route) =>
-    route.fulfill({
-      json: {
-        user: { id: "u1", email, role: "admin", organizationId: "org-1", hasCompletedOnboarding: true },
-      },
-    }),
-  );
+const NOT_BUILT_YET = new Set(["/dashboard", "/dashboard/marketing", "/dashboard/api-docs"]);
+
+async function signIn(page: Page, token: string) {
   await page.goto("/auth");
   await page.evaluate((value) => localStorage.setItem("token", value), token);
 }
 
 test("the shell renders every dashboard route with the seven sidebar entries", async ({ page, request }) => {
-  const account = await createVerifiedAccount(request, "shell");
-  await signInOnboarded(page, account.token, account.email);
+  const account = await createOnboardedAccount(request, "shell");
+  await signIn(page, account.token);
   for (const path of [...NAV.map(([, href]) => href), "/dashboard/tools/some-id"]) {
     await page.goto(path);
     const nav = page.getByRole("navigation", { name: "Main" });
@@ -38,8 +29,9 @@ test("the shell renders every dashboard route with the seven sidebar entries", a
       await expect(nav.getByRole("link", { name })).toHaveAttribute("href", href);
     }
     await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
-    await expect(page.getByText("This page is not available yet")).toBeVisible();
+    if (NOT_BUILT_YET.has(path)) await expect(page.getByText("This page is not available yet")).toBeVisible();
   }
+  await expect(page.getByText("Tool not found")).toBeVisible();
   await page.goto("/dashboard/competitors");
   await expect(page.getByRole("link", { name: "Block List" })).toHaveAttribute("aria-current", "page");
   // Signed-in and onboarded: /setup goes to /dashboard.
@@ -49,8 +41,8 @@ test("the shell renders every dashboard route with the seven sidebar entries", a
 
 test("on a phone the sidebar opens from the header toggle", async ({ page, request }) => {
   await page.setViewportSize({ width: 375, height: 740 });
-  const account = await createVerifiedAccount(request, "mobile");
-  await signInOnboarded(page, account.token, account.email);
+  const account = await createOnboardedAccount(request, "mobile");
+  await signIn(page, account.token);
   await page.goto("/dashboard");
   await expect(page.getByTestId("sidebar")).toBeHidden();
   await page.getByTestId("sidebar-toggle").click();
@@ -62,13 +54,12 @@ test("on a phone the sidebar opens from the header toggle", async ({ page, reque
 });
 
 test("Logout from the shell ends the session", async ({ page, request }) => {
-  const account = await createVerifiedAccount(request, "shell-logout");
-  await signInOnboarded(page, account.token, account.email);
+  const account = await createOnboardedAccount(request, "shell-logout");
+  await signIn(page, account.token);
   await page.goto("/dashboard");
   await page.getByRole("button", { name: "Logout" }).click();
   await expect(page).toHaveURL(/\/auth$/);
   await expect(page.getByText("Logged out successfully")).toBeVisible();
-  await page.unrouteAll();
   const me = await request.get("/api/me", { headers: { authorization: `Bearer ${account.token}` } });
   expect(me.status()).toBe(401);
 });

@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  customType,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 const id = () =>
   text()
@@ -67,9 +78,30 @@ export const organizations = pgTable("organizations", {
   description: text(),
   industry: text(),
   size: integer(),
+  /** A catalog category slug (suggestions engine), found from the catalog or the description. */
   category: text(),
   isPlatformUser: boolean().notNull().default(false),
+  transactionalEmailProvider: text(),
+  marketingEmailProvider: text(),
+  /** Bumped on each logo upload; null while the organization has no logo. */
+  logoVersion: integer(),
+  /** When the stored suggestions were last computed (SPEC §9: cached until refreshed). */
+  suggestionsGeneratedAt: time(),
   createdAt: createdAt(),
+  updatedAt: createdAt(),
+});
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/** Logos live in the database so every instance serves the same bytes (no local folder). */
+export const organizationLogos = pgTable("organization_logos", {
+  organizationId: text()
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  image: bytea().notNull(),
   updatedAt: createdAt(),
 });
 
@@ -96,6 +128,63 @@ export const memberships = pgTable(
     uniqueIndex("memberships_one_active_per_user").on(t.userId).where(sql`${t.status} = 'active'`),
   ],
 );
+
+// ── Relationships ───────────────────────────────────────────────────────────
+
+export const RELATIONSHIP_TYPES = ["competitor", "complement"] as const;
+export const RELATIONSHIP_STATUSES = ["active", "archived", "suggested", "deleted"] as const;
+
+/**
+ * One row per (source, target) pair: SPEC §4's add rules update the pair's row rather than
+ * adding another. An active competitor row is a block-list entry (CONTRACT §4).
+ */
+export const relationships = pgTable(
+  "relationships",
+  {
+    id: id(),
+    sourceOrgId: text()
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    targetOrgId: text()
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    type: text({ enum: RELATIONSHIP_TYPES }).notNull(),
+    status: text({ enum: RELATIONSHIP_STATUSES }).notNull(),
+    notes: text(),
+    /** For suggestions: why it was suggested and how sure we are (SPEC §3). */
+    reason: text(),
+    confidence: real(),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex().on(t.sourceOrgId, t.targetOrgId),
+    index().on(t.targetOrgId, t.type, t.status),
+    index().on(t.sourceOrgId, t.type, t.status),
+  ],
+);
+
+/** Suggestions a user removed: a refresh does not bring them back. */
+export const dismissedSuggestions = pgTable(
+  "dismissed_suggestions",
+  {
+    organizationId: text()
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    targetOrgId: text()
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.targetOrgId] })],
+);
+
+/** Small key/value facts about the database itself (e.g. which catalog version is seeded). */
+export const appState = pgTable("app_state", {
+  key: text().primaryKey(),
+  value: text().notNull(),
+  updatedAt: createdAt(),
+});
 
 // ── Mail ────────────────────────────────────────────────────────────────────
 

@@ -63,3 +63,19 @@ export function requireMember(request: FastifyRequest): MemberAuth {
   if (!auth.organizationId || !auth.role) throw forbidden("Complete your company set-up first");
   return auth as MemberAuth;
 }
+
+/**
+ * For public routes that do more for a signed-in member (e.g. suggestions: onboarding calls
+ * without a token, the dashboard with one). A token that is sent must be valid.
+ */
+export async function resolveOptionalMember(
+  app: FastifyInstance,
+  request: FastifyRequest,
+): Promise<MemberAuth | null> {
+  const token = bearerToken(request);
+  if (!token) return null;
+  const auth = token.length <= 128 ? await resolveSession(app.db, token) : null;
+  if (!auth) throw unauthorized(AUTH_MESSAGES.sessionExpired, { clearToken: true });
+  request.auth = auth;
+  return auth.organizationId && auth.role ? (auth as MemberAuth) : null;
+}

@@ -10,7 +10,8 @@ import { RateLimitedError } from "../errors";
 export type RateLimitKey = {
   /** The route family, so one address's logins do not eat its sign-up allowance. */
   action: string;
-  ip: string;
+  /** The client address; omitted for limits that are not per client. */
+  ip?: string;
   /** The e-mail address concerned, when the request names one. */
   address?: string;
 };
@@ -56,7 +57,7 @@ export function createAccountRateLimiter(options: RateLimitOptions): AccountRate
 
   return {
     async consume({ action, ip, address }) {
-      if (perIp) await take(perIp, ip);
+      if (perIp && ip) await take(perIp, ip);
       if (address) await take(perAddress, `${action}:${address.toLowerCase()}`);
     },
   };

@@ -45,7 +45,7 @@ describe("route guards (SPEC §2)", () => {
     const { router } = renderApp("/dashboard/tools");
 
     await expectPath(router, "/setup");
-    expect(await screen.findByRole("heading", { name: "Set up your company" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Tell us about your company" })).toBeInTheDocument();
   });
 
   it("sends a user with an organization from /setup to /dashboard", async () => {

@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { setToken } from "@/lib/session";
 import { jsonResponse, stubFetch } from "@/testing/fetch-stub";
+import { makeOrganization } from "@/testing/fixtures";
 import { makeUser, renderApp } from "@/testing/render-app";
 
 vi.mock("@/app/routes/marketing", () => ({
@@ -15,7 +16,10 @@ describe("router", () => {
   it("shows a crashing page's error inside the shell, whose navigation keeps working", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     setToken("token");
-    stubFetch({ "GET /api/me": jsonResponse(200, { user: makeUser() }) });
+    stubFetch({
+      "GET /api/me": jsonResponse(200, { user: makeUser() }),
+      "GET /api/organization": jsonResponse(200, makeOrganization()),
+    });
     const { router } = renderApp("/dashboard/marketing");
 
     const alert = await screen.findByRole("alert");

@@ -4,7 +4,8 @@ import { cn } from "@/lib/utils";
 
 type EmptyStateProps = {
   icon: LucideIcon;
-  title: string;
+  /** Optional: SPEC empty states are one sentence, shown as the description. */
+  title?: string;
   description?: ReactNode;
   /** Buttons or links offered next (e.g. 'Add Tool'). */
   children?: ReactNode;
@@ -24,7 +25,7 @@ export function EmptyState({ icon: Icon, title, description, children, className
       <div className="flex size-12 items-center justify-center rounded-full bg-accent text-accent-foreground">
         <Icon className="size-6" aria-hidden="true" />
       </div>
-      <h2 className="font-semibold text-lg">{title}</h2>
+      {title ? <h2 className="font-semibold text-lg">{title}</h2> : null}
       {description ? <p className="max-w-md text-muted-foreground text-sm">{description}</p> : null}
       {children}
     </div>

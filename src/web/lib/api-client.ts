@@ -33,12 +33,14 @@ type RequestOptions = {
   /** Sent as JSON, or as is for FormData (multipart uploads). */
   body?: unknown;
   signal?: AbortSignal;
+  /** Send no bearer token (SPEC §7: onboarding's suggestions call carries no auth header). */
+  anonymous?: boolean;
 };
 
 /** Same-origin `/api` call with the session's bearer token; resolves with the parsed JSON body. */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const headers = new Headers({ Accept: "application/json" });
-  const token = getToken();
+  const token = options.anonymous ? null : getToken();
   if (token) headers.set("Authorization", `Bearer ${token}`);
 
   let body: BodyInit | undefined;

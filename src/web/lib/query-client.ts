@@ -32,3 +32,14 @@ export function createQueryClient(): QueryClient {
 
 /** The app's one cache; the session clears it on sign-in, sign-out and a dead token. */
 export const queryClient = createQueryClient();
+
+/**
+ * Refreshes every cached path starting with one of `prefixes`, so a mutation reaches keys that carry
+ * an id or a query string (`/api/relationships/{id}`, `/api/ecosystem/suggestions?domain=…`).
+ */
+export function invalidateApiPaths(client: QueryClient, ...prefixes: string[]) {
+  return client.invalidateQueries({
+    predicate: ({ queryKey: [path] }) =>
+      typeof path === "string" && prefixes.some((prefix) => path.startsWith(prefix)),
+  });
+}

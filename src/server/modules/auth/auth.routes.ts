@@ -20,7 +20,7 @@ import {
   signUp,
   verifyEmail,
 } from "./auth.service";
-import { toUser } from "./current-user";
+import { loadPendingOrganization, toUser } from "./current-user";
 import { revokeSession } from "./sessions";
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema };
@@ -100,8 +100,14 @@ export async function authRoutes(app: FastifyInstance) {
   r.get(
     "/api/me",
     { config: { access: "user" }, schema: { response: { 200: meResponseSchema, 401: errorBodySchema } } },
-    // The auth hook already resolved the session with the user's membership.
-    async (request) => ({ user: toUser(requireAuth(request)) }),
+    // The auth hook already resolved the session with the user's active membership.
+    async (request) => {
+      const auth = requireAuth(request);
+      const pendingOrganization = auth.organizationId
+        ? null
+        : await loadPendingOrganization(app.db, auth.userId);
+      return { user: { ...toUser(auth), pendingOrganization } };
+    },
   );
 
   r.post(

@@ -1,5 +1,5 @@
-import { ComingSoonPage } from "@/components/coming-soon-page";
+import { CompetitorsPage } from "@/features/relationships/competitors-page";
 
 export function CompetitorsRoute() {
-  return <ComingSoonPage title="Block List" />;
+  return <CompetitorsPage />;
 }

@@ -1,5 +1,5 @@
-import { ComingSoonPage } from "@/components/coming-soon-page";
+import { SettingsPage } from "@/features/settings/settings-page";
 
 export function SettingsRoute() {
-  return <ComingSoonPage title="Settings" />;
+  return <SettingsPage />;
 }

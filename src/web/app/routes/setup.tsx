@@ -1,10 +1,5 @@
-import { AuthLayout } from "@/components/layout/auth-layout";
-import { SetupPlaceholder } from "@/features/onboarding/setup-placeholder";
+import { SetupPage } from "@/features/onboarding/setup-page";
 
 export function SetupRoute() {
-  return (
-    <AuthLayout title="Set up your company">
-      <SetupPlaceholder />
-    </AuthLayout>
-  );
+  return <SetupPage />;
 }

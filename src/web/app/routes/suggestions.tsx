@@ -1,5 +1,5 @@
-import { ComingSoonPage } from "@/components/coming-soon-page";
+import { SuggestionsPage } from "@/features/suggestions/suggestions-page";
 
 export function SuggestionsRoute() {
-  return <ComingSoonPage title="Suggestions" />;
+  return <SuggestionsPage />;
 }

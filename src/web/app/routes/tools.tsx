@@ -1,5 +1,5 @@
-import { ComingSoonPage } from "@/components/coming-soon-page";
+import { ToolsPage } from "@/features/relationships/tools-page";
 
 export function ToolsRoute() {
-  return <ComingSoonPage title="Buddies" />;
+  return <ToolsPage />;
 }

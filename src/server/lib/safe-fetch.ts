@@ -1,0 +1,294 @@
+import { lookup as dnsLookup } from "node:dns/promises";
+import type { LookupFunction } from "node:net";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
+import { Agent, type Dispatcher, request } from "undici";
+
+/**
+ * GET for user-supplied URLs (site metadata, logos) that cannot be turned against our own network
+ * (SSRF). The rules, and why:
+ * - http/https only, no credentials in the URL, default ports only: no file:, gopher: or
+ *   cross-protocol tricks against SMTP/Redis-style services on odd ports.
+ * - `localhost`/`*.localhost` and literal IPs are judged before any connection.
+ * - Host names are resolved inside the socket's own `lookup`: every address the resolver returns
+ *   must pass `isPublicAddress`, and the socket connects to exactly those checked addresses. There
+ *   is no second resolution between check and connect, so DNS rebinding has no window.
+ * - Redirects are followed by hand and each hop is judged like the first URL.
+ * - One deadline covers every hop and the body; the body is capped.
+ * `allowPrivate` (CONTRACT §1 OUTBOUND_ALLOW_PRIVATE) lifts the address and port rules, for tests
+ * against local fixture sites only; scheme and credential rules still apply.
+ */
+
+export type OutboundFetchReason =
+  | "invalid_url"
+  | "blocked_address"
+  | "too_many_redirects"
+  | "timeout"
+  | "too_large"
+  | "network"
+  | "http_status";
+
+export class OutboundFetchError extends Error {
+  readonly reason: OutboundFetchReason;
+  /** The URL being fetched when it failed (after redirects), when known. */
+  readonly url: string | undefined;
+
+  constructor(reason: OutboundFetchReason, message: string, options: { url?: string; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = "OutboundFetchError";
+    this.reason = reason;
+    this.url = options.url;
+  }
+}
+
+export type ResolvedAddress = { address: string; family: 4 | 6 };
+/** Host name → every address it resolves to. Injectable so tests can map names without DNS. */
+export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export type SafeFetchOptions = {
+  /** OUTBOUND_ALLOW_PRIVATE: lift the address and port rules (local fixture sites in tests). */
+  allowPrivate?: boolean;
+  /** Whole exchange, every redirect and the body included. Default 5 s. */
+  timeoutMs?: number;
+  /** Body cap in bytes. Default 1 MB. */
+  maxBytes?: number;
+  /** Past the cap: false (default) fails with `too_large`; true keeps the first maxBytes bytes. */
+  truncate?: boolean;
+  /** Default 3. */
+  maxRedirects?: number;
+  /** Added to (and overriding) the default User-Agent and Accept. */
+  headers?: Record<string, string>;
+  lookup?: HostLookup;
+  /** Address policy; default `isPublicAddress`. Tests swap it to stand a loopback server in for a public host. */
+  isAllowedAddress?: (address: string) => boolean;
+  /** Ports allowed when !allowPrivate. Default 80 and 443. */
+  allowedPorts?: readonly number[];
+};
+
+export type SafeFetchResult = {
+  /** The URL that answered, after redirects. */
+  url: string;
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  body: Buffer;
+  truncated: boolean;
+};
+
+export const DEFAULT_USER_AGENT = "BuddyBot/1.0 (+https://buddy.example/bot)";
+const DEFAULT_TIMEOUT_MS = 5_000;
+const DEFAULT_MAX_BYTES = 1024 * 1024;
+const DEFAULT_MAX_REDIRECTS = 3;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Headers that must not follow a redirect to another origin. */
+const CREDENTIAL_HEADERS = new Set(["authorization", "cookie", "proxy-authorization"]);
+
+/**
+ * Only ordinary public unicast is reachable. ipaddr.js names every special range (loopback,
+ * private, link-local incl. 169.254.169.254 cloud metadata, CGNAT, multicast, broadcast, reserved,
+ * unique-local, NAT64, 6to4, Teredo…); anything it does not call 'unicast' is refused.
+ * IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it carries. IPv6 must also
+ * sit in global unicast 2000::/3, which drops IPv4-compatible (::127.0.0.1) and other oddities.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.process(address);
+  if (parsed.range() !== "unicast") return false;
+  if (parsed.kind() === "ipv6") return parsed.match(ipaddr.IPv6.parse("2000::"), 3);
+  return true;
+}
+
+type Policy = {
+  allowPrivate: boolean;
+  isAllowedAddress: (address: string) => boolean;
+  allowedPorts: readonly number[];
+  lookup: HostLookup;
+};
+
+const systemLookup: HostLookup = async (hostname) => {
+  const found = await dnsLookup(hostname, { all: true, verbatim: true });
+  return found.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+};
+
+/** Scheme, credentials, port and the name/literal-IP rules; DNS-resolved names are judged at connect. */
+function checkUrl(input: string, policy: Policy, base?: URL): URL {
+  let url: URL;
+  try {
+    url = new URL(input, base);
+  } catch {
+    throw new OutboundFetchError("invalid_url", "Not a valid URL", { url: input });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new OutboundFetchError("invalid_url", `Scheme ${url.protocol} is not allowed`, { url: input });
+  }
+  if (url.username || url.password) {
+    throw new OutboundFetchError("invalid_url", "Credentials in the URL are not allowed", { url: input });
+  }
+  if (policy.allowPrivate) return url;
+
+  const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+  if (!policy.allowedPorts.includes(port)) {
+    throw new OutboundFetchError("blocked_address", `Port ${port} is not allowed`, { url: input });
+  }
+  // WHATWG URL has already canonicalised IPv4 spellings (2130706433, 0x7f.1 → 127.0.0.1).
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  if (host === "localhost" || host.endsWith(".localhost")) {
+    throw new OutboundFetchError("blocked_address", "Local host names are not allowed", { url: input });
+  }
+  if (isIP(host) && !policy.isAllowedAddress(host)) {
+    throw new OutboundFetchError("blocked_address", `Address ${host} is not allowed`, { url: input });
+  }
+  return url;
+}
+
+/**
+ * The socket's resolver (net.connect/tls.connect `lookup`). It resolves once, refuses the host if
+ * ANY address is not allowed (a name mixing public and private answers is hostile or broken), and
+ * hands the socket exactly the addresses it checked. Literal IPs never reach here: Node skips
+ * lookup for them, which is why checkUrl judges them.
+ */
+function guardedLookup(policy: Policy): LookupFunction {
+  const resolveChecked = async (hostname: string, family: number): Promise<ResolvedAddress[]> => {
+    let found: ResolvedAddress[];
+    try {
+      found = await policy.lookup(hostname);
+    } catch (cause) {
+      throw new OutboundFetchError("network", `Could not resolve ${hostname}`, { cause });
+    }
+    const blocked = policy.allowPrivate ? undefined : found.find((a) => !policy.isAllowedAddress(a.address));
+    if (blocked)
+      throw new OutboundFetchError("blocked_address", `${hostname} resolves to ${blocked.address}`);
+    const usable = family ? found.filter((a) => a.family === family) : found;
+    if (usable.length === 0) throw new OutboundFetchError("network", `${hostname} did not resolve`);
+    return usable;
+  };
+  return (hostname, options, callback) => {
+    const family = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : (options.family ?? 0);
+    resolveChecked(hostname, family).then(
+      (usable) => {
+        const [first] = usable as [ResolvedAddress];
+        if (options.all) callback(null, usable);
+        else callback(null, first.address, first.family);
+      },
+      (error: OutboundFetchError) => callback(error as NodeJS.ErrnoException, "", 0),
+    );
+  };
+}
+
+/** Walks the cause chain: undici may wrap the error our lookup raised. */
+function findOutboundError(error: unknown): OutboundFetchError | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (current instanceof OutboundFetchError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function toOutboundError(error: unknown, deadline: AbortSignal, url: string): OutboundFetchError {
+  const own = findOutboundError(error);
+  if (own) return own.url ? own : new OutboundFetchError(own.reason, own.message, { url, cause: own.cause });
+  const code = (error as { code?: string } | undefined)?.code ?? "";
+  if (deadline.aborted || /TIMEOUT/.test(code)) {
+    return new OutboundFetchError("timeout", "The site took too long to answer", { url, cause: error });
+  }
+  return new OutboundFetchError("network", "The site could not be reached", { url, cause: error });
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+}
+
+async function readBody(
+  body: Dispatcher.ResponseData["body"],
+  declaredLength: number,
+  { maxBytes, truncate, url }: { maxBytes: number; truncate: boolean; url: string },
+): Promise<{ body: Buffer; truncated: boolean }> {
+  const tooLarge = () => new OutboundFetchError("too_large", `Response over ${maxBytes} bytes`, { url });
+  // Refuse early on an honest Content-Length; the running count below catches dishonest ones.
+  if (!truncate && declaredLength > maxBytes) {
+    // Destroying an unread undici body emits an abort error; nobody is waiting for it.
+    body.on("error", () => {});
+    body.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    // Leaving the loop (return/throw) closes the stream: the rest is never downloaded.
+    if (size + chunk.length > maxBytes) {
+      if (!truncate) throw tooLarge();
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      return { body: Buffer.concat(chunks), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { body: Buffer.concat(chunks), truncated: false };
+}
+
+export async function safeFetch(input: string, options: SafeFetchOptions = {}): Promise<SafeFetchResult> {
+  const policy: Policy = {
+    allowPrivate: options.allowPrivate ?? false,
+    isAllowedAddress: options.isAllowedAddress ?? isPublicAddress,
+    allowedPorts: options.allowedPorts ?? [80, 443],
+    lookup: options.lookup ?? systemLookup,
+  };
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const truncate = options.truncate ?? false;
+  let headers: Record<string, string> = {
+    "user-agent": DEFAULT_USER_AGENT,
+    accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
+    ...Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+  };
+
+  const deadline = AbortSignal.timeout(timeoutMs);
+  // One agent per call: its connections are made by our guarded lookup and never pooled with
+  // connections made under another policy.
+  const agent = new Agent({
+    connect: { lookup: guardedLookup(policy), timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  let current = input;
+  try {
+    let url = checkUrl(input, policy);
+    current = url.href;
+    for (let redirects = 0; ; redirects++) {
+      const response = await request(url, { method: "GET", headers, dispatcher: agent, signal: deadline });
+      const location = response.headers.location;
+      if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === "string") {
+        await response.body.dump();
+        if (redirects >= maxRedirects) {
+          throw new OutboundFetchError("too_many_redirects", `More than ${maxRedirects} redirects`, {
+            url: current,
+          });
+        }
+        const next = checkUrl(location, policy, url);
+        current = next.href;
+        if (next.origin !== url.origin) {
+          headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.has(k)));
+        }
+        url = next;
+        continue;
+      }
+      const declaredLength = Number(response.headers["content-length"]) || 0;
+      const read = await readBody(response.body, declaredLength, { maxBytes, truncate, url: current });
+      return {
+        url: current,
+        status: response.statusCode,
+        headers: flattenHeaders(response.headers),
+        ...read,
+      };
+    }
+  } catch (error) {
+    throw toOutboundError(error, deadline, current);
+  } finally {
+    agent.destroy().catch(() => {});
+  }
+}

@@ -1,0 +1,90 @@
+import { errorBodySchema } from "@shared/http";
+import {
+  metadataQuerySchema,
+  metadataResponseSchema,
+  organizationSchema,
+  organizationSearchQuerySchema,
+  organizationSearchResultSchema,
+  updateOrganizationSchema,
+} from "@shared/organizations";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { badRequest } from "../../errors";
+import { OutboundFetchError } from "../../lib/safe-fetch";
+import { requireMember } from "../../plugins/auth";
+import {
+  getOrganization,
+  searchOrganizations,
+  toOrganization,
+  updateOrganization,
+} from "./organizations.service";
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+
+export async function organizationsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    "/api/organization",
+    { config: { access: "member" }, schema: { response: { 200: organizationSchema, ...errors } } },
+    async (request) => toOrganization(await getOrganization(app.db, requireMember(request).organizationId)),
+  );
+
+  r.patch(
+    "/api/organization",
+    {
+      config: { access: "admin" },
+      schema: {
+        body: updateOrganizationSchema,
+        response: { 200: organizationSchema, 409: errorBodySchema, ...errors },
+      },
+    },
+    async (request) =>
+      toOrganization(await updateOrganization(app.db, requireMember(request).organizationId, request.body)),
+  );
+
+  r.get(
+    "/api/organizations/search",
+    {
+      config: { access: "member" },
+      schema: {
+        querystring: organizationSearchQuerySchema,
+        response: { 200: z.array(organizationSearchResultSchema), ...errors },
+      },
+    },
+    async (request) =>
+      searchOrganizations(app.db, requireMember(request).organizationId, request.query.query),
+  );
+
+  // Public: onboarding calls it before the company exists. Limited per client, since each miss
+  // makes an outbound request.
+  r.get(
+    "/api/metadata",
+    {
+      config: { access: "public" },
+      schema: {
+        querystring: metadataQuerySchema,
+        response: { 200: metadataResponseSchema, 429: errorBodySchema, ...errors },
+      },
+    },
+    async (request) => {
+      await app.outboundRateLimiter.consume({ action: "metadata", ip: request.ip });
+      try {
+        // The service normalises the domain itself (keeping a port only for local fixture sites).
+        return await app.siteMetadata.getMetadata(request.query.domain);
+      } catch (error) {
+        if (error instanceof OutboundFetchError) {
+          // A refused address is the caller's mistake (or an SSRF attempt): say so.
+          if (error.reason === "blocked_address" || error.reason === "invalid_url") {
+            throw badRequest("This website cannot be fetched: it is not a public address");
+          }
+          // An unreachable site is no server error: the form simply is not filled in.
+          request.log.info({ reason: error.reason }, "site metadata unavailable");
+          return { siteName: "", description: "" };
+        }
+        throw error;
+      }
+    },
+  );
+}

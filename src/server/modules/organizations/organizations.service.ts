@@ -1,0 +1,142 @@
+import type { Organization, OrganizationSearchResult, UpdateOrganizationInput } from "@shared/organizations";
+import { logoPath } from "@shared/organizations";
+import { isValidDomain, normalizeWebsite } from "@shared/website";
+import { and, eq, ilike, notInArray, or, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client";
+import { organizations } from "../../db/schema";
+import { badRequest, conflict, notFound } from "../../errors";
+import { blockedOrganizationIds } from "../relationships/block-list";
+import { categoryName } from "../suggestions/catalog-lookup";
+
+export type OrganizationRow = typeof organizations.$inferSelect;
+
+export const websiteFor = (domain: string) => `https://${domain}`;
+
+export function toOrganization(row: OrganizationRow): Organization {
+  return {
+    id: row.id,
+    name: row.name,
+    website: row.website,
+    domain: row.domain,
+    industry: row.industry,
+    size: row.size,
+    description: row.description,
+    category: row.category,
+    categoryName: categoryName(row.category),
+    isPlatformUser: row.isPlatformUser,
+    logoUrl: row.logoVersion ? logoPath(row.domain, row.logoVersion) : null,
+  };
+}
+
+/** The normalised domain of a website a user typed, or a 400 with the SPEC text. */
+export function domainOf(website: string, message = "Please enter a valid website"): string {
+  const domain = normalizeWebsite(website);
+  if (!isValidDomain(domain)) throw badRequest(message);
+  return domain;
+}
+
+export async function getOrganization(db: DbOrTx, id: string): Promise<OrganizationRow> {
+  const [row] = await db.select().from(organizations).where(eq(organizations.id, id)).limit(1);
+  if (!row) throw notFound("Organization not found");
+  return row;
+}
+
+export async function findOrganizationByDomain(db: DbOrTx, domain: string) {
+  const [row] = await db.select().from(organizations).where(eq(organizations.domain, domain)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * CONTRACT §4: one organization per normalised domain. A company someone adds that is not on
+ * the platform yet becomes an organization without users, which its owner can later take over.
+ */
+export async function findOrCreateOrganization(
+  db: DbOrTx,
+  input: { domain: string; name: string; description?: string | null; category?: string | null },
+): Promise<OrganizationRow> {
+  const existing = await findOrganizationByDomain(db, input.domain);
+  if (existing) return existing;
+  const [created] = await db
+    .insert(organizations)
+    .values({
+      name: input.name.trim().slice(0, 100) || input.domain,
+      domain: input.domain,
+      website: websiteFor(input.domain),
+      description: input.description ?? null,
+      category: input.category ?? null,
+    })
+    .onConflictDoNothing({ target: organizations.domain })
+    .returning();
+  // A concurrent request created it first: use theirs.
+  return created ?? (await findOrganizationByDomain(db, input.domain)) ?? raise();
+}
+
+function raise(): never {
+  throw new Error("organization vanished during creation");
+}
+
+export async function updateOrganization(
+  db: DbOrTx,
+  organizationId: string,
+  input: UpdateOrganizationInput,
+): Promise<OrganizationRow> {
+  const domain = domainOf(input.website, "Must be a valid domain");
+  const other = await findOrganizationByDomain(db, domain);
+  if (other && other.id !== organizationId) {
+    throw conflict("Another organization already uses this website");
+  }
+  const [row] = await db
+    .update(organizations)
+    .set({
+      name: input.name,
+      domain,
+      website: websiteFor(domain),
+      description: input.description ?? null,
+      industry: input.industry || null,
+      size: input.size ?? null,
+      updatedAt: new Date(),
+    })
+    .where(eq(organizations.id, organizationId))
+    .returning();
+  if (!row) throw notFound("Organization not found");
+  return row;
+}
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Search for the add-organization control: by name or domain, never the caller itself nor
+ * anyone on either side of its block list (CONTRACT §4).
+ */
+export async function searchOrganizations(
+  db: DbOrTx,
+  organizationId: string,
+  query: string,
+): Promise<OrganizationSearchResult[]> {
+  const hidden = [organizationId, ...(await blockedOrganizationIds(db, organizationId))];
+  const pattern = `%${escapeLike(query.trim().toLowerCase())}%`;
+  const prefix = `${escapeLike(query.trim().toLowerCase())}%`;
+  const rows = await db
+    .select()
+    .from(organizations)
+    .where(
+      and(
+        or(ilike(organizations.name, pattern), ilike(organizations.domain, pattern)),
+        notInArray(organizations.id, hidden),
+      ),
+    )
+    .orderBy(
+      sql`case when lower(${organizations.name}) like ${prefix} or ${organizations.domain} like ${prefix} then 0 else 1 end`,
+      sql`${organizations.isPlatformUser} desc`,
+      organizations.name,
+    )
+    .limit(10);
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    website: row.website,
+    domain: row.domain,
+    category: row.category,
+    isPlatformUser: row.isPlatformUser,
+  }));
+}

@@ -1,0 +1,23 @@
+import { and, eq, or } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client";
+import { relationships } from "../../db/schema";
+
+/**
+ * CONTRACT §4: an active competitor relationship hides the pair from each other everywhere, in
+ * both directions. Returns the ids of every organization the given one must not see or be seen by.
+ */
+export async function blockedOrganizationIds(db: DbOrTx, organizationId: string): Promise<string[]> {
+  const rows = await db
+    .select({ source: relationships.sourceOrgId, target: relationships.targetOrgId })
+    .from(relationships)
+    .where(
+      and(
+        eq(relationships.type, "competitor"),
+        eq(relationships.status, "active"),
+        or(eq(relationships.sourceOrgId, organizationId), eq(relationships.targetOrgId, organizationId)),
+      ),
+    );
+  const ids = new Set<string>();
+  for (const row of rows) ids.add(row.source === organizationId ? row.target : row.source);
+  return [...ids];
+}

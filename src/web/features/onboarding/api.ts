@@ -1,0 +1,90 @@
+import type { MeResponse, User } from "@shared/auth";
+import type { CompanyStepInput, OnboardingInput } from "@shared/onboarding";
+import type { SiteMetadata } from "@shared/organizations";
+import type { SuggestionsResponse } from "@shared/suggestions";
+import { normalizeWebsite } from "@shared/website";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "react-router";
+import { toast } from "sonner";
+import { paths } from "@/app/paths";
+import { apiRequest, errorMessage } from "@/lib/api-client";
+import { invalidateApiPaths, queryClient } from "@/lib/query-client";
+import { CURRENT_USER_KEY } from "@/lib/session";
+
+/**
+ * SPEC §5 autofill: the website's name and description. Cached per domain, so leaving the field
+ * twice asks once; a failure is only logged (SPEC §8) and fills nothing.
+ */
+export async function lookupSiteMetadata(domain: string): Promise<SiteMetadata | null> {
+  try {
+    return await queryClient.fetchQuery<SiteMetadata>({
+      queryKey: [`/api/metadata?${new URLSearchParams({ domain })}`],
+    });
+  } catch (error) {
+    console.error("Failed to fetch site metadata", error);
+    return null;
+  }
+}
+
+function suggestionsPath(company: CompanyStepInput): string {
+  const params = new URLSearchParams({
+    domain: normalizeWebsite(company.website),
+    name: company.companyName,
+    description: company.description,
+    transactional: company.transactionalEmailProvider,
+    marketing: company.marketingEmailProvider,
+  });
+  return `/api/ecosystem/suggestions?${params}`;
+}
+
+/**
+ * Steps 2 and 3 chips, for the company of step 1. SPEC §7: sent without the auth header; SPEC §5:
+ * only for a domain with a dot; SPEC §8: a failure is only logged (the steps then offer nothing).
+ */
+export function useOnboardingSuggestions(company: CompanyStepInput | null) {
+  const path = company ? suggestionsPath(company) : "";
+  return useQuery<SuggestionsResponse>({
+    queryKey: [path],
+    enabled: company !== null && normalizeWebsite(company.website).includes("."),
+    queryFn: async () => {
+      try {
+        return await apiRequest<SuggestionsResponse>(path, { anonymous: true });
+      } catch (error) {
+        console.error("Failed to fetch suggestions", error);
+        throw error;
+      }
+    },
+  });
+}
+
+type OnboardingResponse = { user: User; message: string };
+
+/**
+ * SPEC §4 Onboarding: 201 → cache the user, refresh the data onboarding created, go to the
+ * dashboard. 202 → the company exists already and an admin must approve: /setup shows the notice.
+ */
+export function useCompleteOnboarding() {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: (input: OnboardingInput) =>
+      apiRequest<OnboardingResponse>("/api/onboarding", { method: "POST", body: input }),
+    onSuccess: ({ user, message }) => {
+      client.setQueryData<MeResponse>(CURRENT_USER_KEY, { user });
+      if (user.pendingOrganization) {
+        toast(message);
+        return;
+      }
+      toast.success("Onboarding completed successfully");
+      void invalidateApiPaths(
+        client,
+        "/api/organization",
+        "/api/relationships",
+        "/api/ecosystem/suggestions",
+        CURRENT_USER_KEY[0],
+      );
+      navigate(paths.dashboard, { replace: true });
+    },
+    onError: (error) => toast.error(errorMessage(error, "Failed to complete onboarding")),
+  });
+}

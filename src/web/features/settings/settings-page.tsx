@@ -1,0 +1,70 @@
+import { Construction } from "lucide-react";
+import type { ReactNode } from "react";
+import { useSearchParams } from "react-router";
+import { EmptyState } from "@/components/empty-state";
+import { PageHeader } from "@/components/layout/page-header";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { OrganizationProfile } from "@/features/settings/profile/organization-profile";
+
+/** SPEC §2 Settings: six tabs, picked by `?tab=` (default profile). */
+const TABS = [
+  { value: "profile", label: "Profile" },
+  { value: "team", label: "Team" },
+  { value: "install", label: "Install" },
+  { value: "api", label: "API Keys" },
+  { value: "billing", label: "Billing" },
+  { value: "notifications", label: "Notifications" },
+] as const;
+type SettingsTab = (typeof TABS)[number]["value"];
+
+/** SPEC §2: the profile tab is also called general or organization. */
+const TAB_ALIASES: Record<string, SettingsTab> = { general: "profile", organization: "profile" };
+
+function parseTab(value: string | null): SettingsTab {
+  if (!value) return "profile";
+  return TABS.find((tab) => tab.value === value)?.value ?? TAB_ALIASES[value] ?? "profile";
+}
+
+/** The tabs not built yet; each later issue replaces its entry with the real panel. */
+const PANELS: Record<SettingsTab, ReactNode> = {
+  profile: <OrganizationProfile />,
+  team: null,
+  install: null,
+  api: null,
+  billing: null,
+  notifications: null,
+};
+
+export function SettingsPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tab = parseTab(searchParams.get("tab"));
+
+  const selectTab = (value: string) =>
+    setSearchParams(
+      (params) => {
+        params.set("tab", parseTab(value));
+        return params;
+      },
+      { replace: true },
+    );
+
+  return (
+    <div className="grid gap-6">
+      <PageHeader title="Settings" />
+      <Tabs value={tab} onValueChange={selectTab} className="gap-4">
+        <TabsList className="h-auto w-full flex-wrap justify-start sm:w-fit">
+          {TABS.map(({ value, label }) => (
+            <TabsTrigger key={value} value={value}>
+              {label}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {TABS.map(({ value }) => (
+          <TabsContent key={value} value={value}>
+            {PANELS[value] ?? <EmptyState icon={Construction} title="Coming soon" />}
+          </TabsContent>
+        ))}
+      </Tabs>
+    </div>
+  );
+}
