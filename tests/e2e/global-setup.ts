@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { startFixtureSite } from "./fixture-site";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -19,7 +20,9 @@ function freePort(): Promise<number> {
 
 /**
  * Starts a real SMTP receiver, which writes each mail as JSON into a folder the specs read,
- * and the built server (dist/server/main.js) on a free port with a fresh DATA_DIR.
+ * a fixture website for onboarding autofill (E2E_FIXTURE_HOST, "127.0.0.1:PORT"), and the built
+ * server (dist/server/main.js) on a free port with a fresh DATA_DIR. The server may fetch private
+ * addresses (OUTBOUND_ALLOW_PRIVATE), which is what lets its metadata lookup reach the fixture.
  */
 export default async function globalSetup() {
   const workDir = mkdtempSync(path.join(tmpdir(), "buddy-e2e-"));
@@ -46,6 +49,9 @@ export default async function globalSetup() {
   const smtpPort = await freePort();
   await new Promise<void>((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
 
+  const site = await startFixtureSite();
+  const fixtureHost = `127.0.0.1:${(site.address() as AddressInfo).port}`;
+
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const server: ChildProcess = spawn(process.execPath, ["dist/server/main.js"], {
@@ -59,6 +65,7 @@ export default async function globalSetup() {
       RATE_LIMIT_PER_IP: "0",
       LOG_LEVEL: "warn",
       DATABASE_URL: "",
+      OUTBOUND_ALLOW_PRIVATE: "true",
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
@@ -76,11 +83,14 @@ export default async function globalSetup() {
 
   process.env.E2E_BASE_URL = baseUrl;
   process.env.E2E_MAIL_DIR = mailDir;
+  process.env.E2E_FIXTURE_HOST = fixtureHost;
 
   return async () => {
     server.kill("SIGTERM");
     await new Promise((resolve) => server.once("exit", resolve));
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    site.closeAllConnections();
+    await new Promise<void>((resolve) => site.close(() => resolve()));
     rmSync(workDir, { recursive: true, force: true });
   };
 }

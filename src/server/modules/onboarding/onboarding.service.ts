@@ -12,7 +12,7 @@ import { loadPendingOrganization, loadUser } from "../auth/current-user";
 import { findOrCreateOrganization, websiteFor } from "../organizations/organizations.service";
 import { addRelationship } from "../relationships/relationships.service";
 import { productByName } from "../suggestions/catalog-lookup";
-import { computeSuggestions } from "../suggestions/suggestions.service";
+import { computeSuggestions, forgetPlatformOrganizations } from "../suggestions/suggestions.service";
 
 export type OnboardingResult = { status: 201 | 202; user: User; message: string };
 type Pick = { name: string; domain: string; reason: string | null; confidence: number | null };
@@ -161,6 +161,8 @@ export async function completeOnboarding(
     return { pending: false as const, organizationName: input.companyName };
   });
 
+  // A new platform user: suggestions elsewhere should see it now, not after the cache expires.
+  forgetPlatformOrganizations();
   const user = await loadUser(deps.db, auth.userId);
   if (!user) throw conflict("Your account no longer exists");
   if (outcome.pending) {

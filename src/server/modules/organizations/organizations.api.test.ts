@@ -196,3 +196,66 @@ describe("logo upload", () => {
     expect((await t.app.inject({ url: "/api/logos/logoco.example.png" })).statusCode).toBe(404);
   });
 });
+
+describe("roles", () => {
+  it("a member may read the profile but gets 403 on the admin-only routes, which change nothing", async () => {
+    const { addMember } = await import("../../test-helpers");
+    const member = await addMember(t, admin.organizationId);
+    expect((await t.app.inject({ url: "/api/organization", headers: member.headers })).statusCode).toBe(200);
+    const patch = await t.app.inject({
+      method: "PATCH",
+      url: "/api/organization",
+      headers: member.headers,
+      payload: { name: "Hijacked", website: "logoco.example" },
+    });
+    expect(patch.statusCode).toBe(403);
+    const upload = multipart("logo", "logo.png", "image/png", await png());
+    const logo = await t.app.inject({
+      method: "POST",
+      url: "/api/organization/logo",
+      headers: { ...member.headers, ...upload.headers },
+      payload: upload.payload,
+    });
+    expect(logo.statusCode).toBe(403);
+    expect((await t.app.inject({ url: "/api/organization", headers: admin.headers })).json().name).not.toBe(
+      "Hijacked",
+    );
+  });
+});
+
+describe("site metadata", () => {
+  it.each(["127.0.0.1", "localhost", "[::1]", "169.254.169.254", "10.0.0.7", "0x7f.0.0.1"])(
+    "refuses %s (no private, loopback or metadata address)",
+    async (domain) => {
+      const response = await t.app.inject({ url: `/api/metadata?domain=${encodeURIComponent(domain)}` });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ message: expect.any(String) });
+    },
+  );
+
+  it("reads the name and description of a real site (a local fixture, allowed only by OUTBOUND_ALLOW_PRIVATE)", async () => {
+    const { startFixtureSite } = await import("../../test-fixture-site");
+    const site = await startFixtureSite((_request, response) => {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      response.end(
+        '<html><head><title>Fixture &amp; Co</title><meta property="og:site_name" content="Fixture Analytics"><meta name="description" content="Analytics for fixtures."></head></html>',
+      );
+    });
+    const local = await createTestApp({ env: { OUTBOUND_ALLOW_PRIVATE: "true" } });
+    try {
+      const host = `127.0.0.1:${site.port}`;
+      const allowed = await local.app.inject({ url: `/api/metadata?domain=${host}` });
+      expect(allowed.json()).toEqual({
+        siteName: "Fixture Analytics",
+        description: "Analytics for fixtures.",
+      });
+      // Without the switch the same site is refused.
+      const refused = await t.app.inject({ url: `/api/metadata?domain=${host}` });
+      expect(refused.statusCode).toBe(400);
+      expect(site.requests).toHaveLength(1);
+    } finally {
+      await local.close();
+      await site.close();
+    }
+  });
+});

@@ -63,9 +63,9 @@ function toRelationship(
 export async function listRelationships(
   db: DbOrTx,
   organizationId: string,
-  filter: { status?: Relationship["status"] } = {},
+  filter: { status?: Relationship["status"]; source?: OrganizationRow } = {},
 ): Promise<Relationship[]> {
-  const source = await getOrganization(db, organizationId);
+  const source = filter.source ?? (await getOrganization(db, organizationId));
   const rows = await db
     .select({ relationship: relationships, target: organizations })
     .from(relationships)

@@ -1,10 +1,8 @@
-import type { Relationship } from "@shared/relationships";
 import type { SuggestionsResponse } from "@shared/suggestions";
-import { and, eq, inArray, ne, or } from "drizzle-orm";
+import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { dismissedSuggestions, organizations, relationships } from "../../db/schema";
 import { findOrganizationByDomain, getOrganization } from "../organizations/organizations.service";
-import { blockedOrganizationIds } from "../relationships/block-list";
 import { listRelationships } from "../relationships/relationships.service";
 import { suggestEcosystem } from "./suggestion-engine";
 
@@ -21,55 +19,84 @@ export type SuggestionInput = {
 };
 
 /**
- * Domains never to suggest to an organization: itself, every organization it already has a
- * relationship with (but suggestions, when refreshing), those it dismissed, and both sides of
- * its block list (CONTRACT §4).
+ * Domains never to suggest to an organization, in one query: every organization it already has
+ * a relationship with (stored suggestions aside; its own block list included), those it
+ * dismissed, and those that block it (CONTRACT §4: both sides of a block list).
  */
-async function excludedDomainsFor(db: DbOrTx, organizationId: string, keepSuggested: boolean) {
-  const [related, dismissed, blocked] = await Promise.all([
-    db
-      .select({ domain: organizations.domain })
-      .from(relationships)
-      .innerJoin(organizations, eq(organizations.id, relationships.targetOrgId))
-      .where(
-        and(
-          eq(relationships.sourceOrgId, organizationId),
-          keepSuggested ? undefined : ne(relationships.status, "suggested"),
-        ),
-      ),
-    db
-      .select({ domain: organizations.domain })
-      .from(dismissedSuggestions)
-      .innerJoin(organizations, eq(organizations.id, dismissedSuggestions.targetOrgId))
-      .where(eq(dismissedSuggestions.organizationId, organizationId)),
-    blockedOrganizationIds(db, organizationId),
-  ]);
-  const blockedDomains = blocked.length
-    ? await db
-        .select({ domain: organizations.domain })
-        .from(organizations)
-        .where(inArray(organizations.id, blocked))
-    : [];
-  return new Set([...related, ...dismissed, ...blockedDomains].map((row) => row.domain));
+async function excludedDomainsFor(db: DbOrTx, organizationId: string): Promise<Set<string>> {
+  const rows = await db.execute<{ domain: string }>(sql`
+    select o.domain from ${organizations} o where o.id in (
+      select ${relationships.targetOrgId} from ${relationships}
+        where ${relationships.sourceOrgId} = ${organizationId} and ${relationships.status} <> 'suggested'
+      union
+      select ${dismissedSuggestions.targetOrgId} from ${dismissedSuggestions}
+        where ${dismissedSuggestions.organizationId} = ${organizationId}
+      union
+      select ${relationships.sourceOrgId} from ${relationships}
+        where ${relationships.targetOrgId} = ${organizationId}
+          and ${relationships.type} = 'competitor' and ${relationships.status} = 'active'
+    )`);
+  return new Set(rowsOf<{ domain: string }>(rows).map((row) => row.domain));
 }
 
-async function platformOrganizations(db: DbOrTx, excludeId: string | null) {
-  const rows = await db
-    .select({
-      id: organizations.id,
-      name: organizations.name,
-      domain: organizations.domain,
-      description: organizations.description,
-      category: organizations.category,
-    })
-    .from(organizations)
-    .where(
-      excludeId
-        ? and(eq(organizations.isPlatformUser, true), ne(organizations.id, excludeId))
-        : eq(organizations.isPlatformUser, true),
-    )
-    .limit(PLATFORM_CONTEXT_LIMIT);
-  return rows;
+/** node-postgres answers { rows }, PGlite an array-like result with rows too. */
+function rowsOf<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+}
+
+type PlatformOrganization = {
+  id: string;
+  name: string;
+  domain: string;
+  description: string | null;
+  category: string | null;
+};
+
+/**
+ * Platform organizations change rarely and every suggestion needs them: kept in memory for a
+ * short while (another instance's new sign-ups show up within PLATFORM_CACHE_MS).
+ */
+const PLATFORM_CACHE_MS = 30_000;
+let platformCache: { db: DbOrTx; at: number; rows: PlatformOrganization[] } | null = null;
+
+export function forgetPlatformOrganizations() {
+  platformCache = null;
+}
+
+async function platformOrganizations(db: DbOrTx, excludeId: string | null): Promise<PlatformOrganization[]> {
+  if (!platformCache || platformCache.db !== db || Date.now() - platformCache.at > PLATFORM_CACHE_MS) {
+    const rows = await db
+      .select({
+        id: organizations.id,
+        name: organizations.name,
+        domain: organizations.domain,
+        description: organizations.description,
+        category: organizations.category,
+      })
+      .from(organizations)
+      .where(eq(organizations.isPlatformUser, true))
+      .orderBy(desc(organizations.createdAt))
+      .limit(PLATFORM_CONTEXT_LIMIT);
+    platformCache = { db, at: Date.now(), rows };
+  }
+  return excludeId ? platformCache.rows.filter((row) => row.id !== excludeId) : platformCache.rows;
+}
+
+async function runEngine(
+  db: DbOrTx,
+  input: SuggestionInput,
+  knownId: string | null,
+  excluded: Set<string>,
+): Promise<Omit<SuggestionsResponse, "suggestions">> {
+  const result = suggestEcosystem(input, {
+    platformOrganizations: await platformOrganizations(db, knownId),
+    excludedDomains: new Set([...excluded, input.domain]),
+  });
+  return {
+    category: result.category ? { slug: result.category.slug, name: result.category.name } : null,
+    competitors: result.competitors,
+    categories: result.categories,
+  };
 }
 
 /**
@@ -79,22 +106,10 @@ async function platformOrganizations(db: DbOrTx, excludeId: string | null) {
 export async function computeSuggestions(
   db: DbOrTx,
   input: SuggestionInput,
-  options: { keepSuggested?: boolean } = {},
 ): Promise<Omit<SuggestionsResponse, "suggestions">> {
   const known = await findOrganizationByDomain(db, input.domain);
-  const excluded = known
-    ? await excludedDomainsFor(db, known.id, options.keepSuggested ?? false)
-    : new Set<string>();
-  excluded.add(input.domain);
-  const result = suggestEcosystem(input, {
-    platformOrganizations: await platformOrganizations(db, known?.id ?? null),
-    excludedDomains: excluded,
-  });
-  return {
-    category: result.category ? { slug: result.category.slug, name: result.category.name } : null,
-    competitors: result.competitors,
-    categories: result.categories,
-  };
+  const excluded = known ? await excludedDomainsFor(db, known.id) : new Set<string>();
+  return runEngine(db, input, known?.id ?? null, excluded);
 }
 
 /**
@@ -116,16 +131,13 @@ export async function dashboardSuggestions(
       marketing: organization.marketingEmailProvider ?? undefined,
     },
   };
-  if (options.force || !organization.suggestionsGeneratedAt) {
-    const fresh = await computeSuggestions(db, input, { keepSuggested: false });
-    await storeSuggestions(db, organizationId, fresh);
-  }
-  const result = await computeSuggestions(db, input, { keepSuggested: true });
-  const blocked = new Set(await blockedOrganizationIds(db, organizationId));
-  const suggestions = (await listRelationships(db, organizationId, { status: "suggested" })).filter(
-    (s: Relationship) => !blocked.has(s.targetOrg.id),
-  );
-  return { ...result, suggestions };
+  const excluded = await excludedDomainsFor(db, organizationId);
+  const result = await runEngine(db, input, organizationId, excluded);
+  if (options.force || !organization.suggestionsGeneratedAt)
+    await storeSuggestions(db, organizationId, result);
+  // A stored suggestion whose company has since blocked us (or been blocked) is not shown.
+  const stored = await listRelationships(db, organizationId, { status: "suggested", source: organization });
+  return { ...result, suggestions: stored.filter((s) => !excluded.has(s.targetOrg.domain)) };
 }
 
 async function storeSuggestions(

@@ -1,0 +1,98 @@
+// The production server (dist/server/main.js) as a child process, with mail to a real SMTP receiver.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type MailReceiver, startMailReceiver, tokenFrom } from "../src/server/test-mail-receiver";
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+export type BuddyProcess = {
+  origin: string;
+  mail: MailReceiver;
+  /** Signs up, verifies through the mailed link and completes onboarding: a bearer token. */
+  createOrganization(label: string, description: string): Promise<string>;
+  stop(): Promise<void>;
+};
+
+export async function startBuddy(options: { databaseUrl?: string } = {}): Promise<BuddyProcess> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "buddy-bench-"));
+  const mail = await startMailReceiver();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["dist/server/main.js"], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      PUBLIC_URL: origin,
+      DATA_DIR: dataDir,
+      SMTP_URL: mail.url,
+      RATE_LIMIT_PER_IP: "0",
+      LOG_LEVEL: "warn",
+      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${origin}/api/me`)).status === 401) break;
+    } catch {}
+    if (Date.now() > deadline) throw new Error("server did not start within 60 s");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  async function post(url: string, body: unknown, token?: string) {
+    const response = await fetch(`${origin}${url}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<Record<string, unknown>>;
+  }
+
+  return {
+    origin,
+    mail,
+    async createOrganization(label, description) {
+      const email = `${label}-${Date.now()}@bench.example`;
+      await post("/api/auth", { email, password: "Bench-pass1!", mode: "signup" });
+      const message = await mail.waitFor((m) => m.to === email);
+      const { token } = (await post("/api/verify-email", {
+        token: tokenFrom(message, `${origin}/verify-email`),
+      })) as {
+        token: string;
+      };
+      await post(
+        "/api/onboarding",
+        {
+          companyName: label.slice(0, 25),
+          website: `${label}.bench.example`,
+          description,
+          transactionalEmailProvider: "postmark",
+          marketingEmailProvider: "mailchimp",
+          selectedCompetitors: [],
+          selectedComplements: [],
+        },
+        token,
+      );
+      return token;
+    },
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+      await mail.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
