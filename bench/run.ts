@@ -5,7 +5,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import autocannon from "autocannon";
-import pg from "pg";
+import { createScratchDatabase } from "../src/server/test-database";
 import { type BuddyProcess, startBuddy } from "./buddy-process";
 
 type Row = {
@@ -39,25 +39,6 @@ async function startBaseline(json: string): Promise<{ origin: string; child: Chi
     child.stdout?.once("data", (chunk) => resolve(String(chunk).trim())),
   );
   return { origin, child };
-}
-
-async function createBenchDatabase(serverUrl: string) {
-  const name = `buddy_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
 }
 
 async function benchSuggestions(database: string, buddy: BuddyProcess) {
@@ -120,7 +101,7 @@ async function main() {
     { database: "PGlite" },
   ];
   if (process.env.DATABASE_URL) {
-    const created = await createBenchDatabase(process.env.DATABASE_URL);
+    const created = await createScratchDatabase(process.env.DATABASE_URL, "buddy_bench");
     runs.push({ database: "PostgreSQL", url: created.url, drop: created.drop });
   }
   for (const run of runs) {

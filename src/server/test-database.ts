@@ -16,23 +16,32 @@ export async function openTestDatabase(): Promise<Database> {
     await runMigrations(database, MIGRATIONS_FOLDER);
     return database;
   }
-  const name = `buddy_test_${crypto.randomUUID().replaceAll("-", "")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString());
+  const scratch = await createScratchDatabase(serverUrl, "buddy_test");
+  const database = await openPostgres(scratch.url);
   await runMigrations(database, MIGRATIONS_FOLDER);
   return {
     ...database,
     async close() {
       await database.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
+      await scratch.drop();
     },
   };
+}
+
+/** A new, empty database on a PostgreSQL server, and how to drop it (tests and benchmarks). */
+export async function createScratchDatabase(serverUrl: string, prefix: string) {
+  const name = `${prefix}_${crypto.randomUUID().replaceAll("-", "")}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
 }

@@ -20,19 +20,6 @@ function toRelationship(
   source: OrganizationRow,
   target: OrganizationRow,
 ): Relationship {
-  const {
-    id,
-    name,
-    website,
-    domain,
-    category,
-    categoryName,
-    description,
-    industry,
-    size,
-    isPlatformUser,
-    logoUrl,
-  } = toOrganization(target);
   return {
     id: row.id,
     type: row.type,
@@ -43,19 +30,7 @@ function toRelationship(
     strengthScore: strengthBetween(source, target),
     createdAt: row.createdAt.toISOString(),
     sourceOrg: { id: row.sourceOrgId },
-    targetOrg: {
-      id,
-      name,
-      website,
-      domain,
-      category,
-      categoryName,
-      description,
-      industry,
-      size,
-      isPlatformUser,
-      logoUrl,
-    },
+    targetOrg: toOrganization(target),
   };
 }
 

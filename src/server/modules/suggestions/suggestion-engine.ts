@@ -1,3 +1,4 @@
+import { CONFIDENCE } from "@shared/suggestions";
 import { normalizeWebsite } from "@shared/website";
 import {
   type CatalogCategory,
@@ -12,7 +13,8 @@ import {
 import { rankCategoriesByText } from "./text-relevance";
 
 /** SPEC §3 and §9: competitors and direct-integration tools 0.9, other tools 0.7. */
-export const SUGGESTION_CONFIDENCE = { competitor: 0.9, directIntegration: 0.9, complement: 0.7 } as const;
+/** SPEC §9 confidence values, shared with the web. */
+export const SUGGESTION_CONFIDENCE = CONFIDENCE;
 
 export type SuggestionLimits = { competitors: number; toolsPerCategory: number; categories: number };
 
