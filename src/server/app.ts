@@ -7,7 +7,9 @@ import { createLogMailer, createSmtpMailer, type Mailer } from "./lib/mailer";
 import { createSiteMetadataService, type SiteMetadataService } from "./lib/site-metadata";
 import { loggerOptions } from "./logger";
 import { type OutboxOptions, type OutboxWorker, startOutboxWorker } from "./mail/outbox";
+import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
+import { collateralRoutes } from "./modules/collateral/collateral.routes";
 import { onboardingRoutes } from "./modules/onboarding/onboarding.routes";
 import { seedCatalogOrganizations } from "./modules/organizations/catalog-seed";
 import { logosRoutes } from "./modules/organizations/logos.routes";
@@ -101,6 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(relationshipsRoutes);
   await app.register(suggestionsRoutes);
   await app.register(onboardingRoutes);
+  await app.register(collateralRoutes);
+  await app.register(apiKeysRoutes);
 
   if (deps.webRoot) await registerWeb(app, deps.webRoot);
 

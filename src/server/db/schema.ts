@@ -186,6 +186,57 @@ export const appState = pgTable("app_state", {
   updatedAt: createdAt(),
 });
 
+// ── Marketing ───────────────────────────────────────────────────────────────
+
+export const COLLATERAL_TYPES = ["email_cta", "in_app_message", "other"] as const;
+export const COLLATERAL_STATUSES = ["draft", "active", "archived"] as const;
+
+/**
+ * An ad for `organizationId` (the company it advertises, CONTRACT §5). A company writes its own,
+ * or generates one for a Buddy from its tool page; only the creator may edit it.
+ */
+export const collateral = pgTable(
+  "collateral",
+  {
+    id: id(),
+    organizationId: text()
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    createdByOrganizationId: text()
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    type: text({ enum: COLLATERAL_TYPES }).notNull().default("email_cta"),
+    name: text().notNull(),
+    description: text().notNull(),
+    ctaText: text().notNull(),
+    ctaUrl: text().notNull(),
+    imageUrl: text(),
+    status: text({ enum: COLLATERAL_STATUSES }).notNull().default("draft"),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [index().on(t.organizationId, t.status), index().on(t.createdByOrganizationId)],
+);
+
+/** Public API keys: only a hash is stored; the prefix and last 4 characters identify it in lists. */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: id(),
+    organizationId: text()
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    prefix: text().notNull(),
+    last4: text().notNull(),
+    keyHash: text().notNull().unique(),
+    createdAt: createdAt(),
+    lastUsedAt: time(),
+    revokedAt: time(),
+  },
+  (t) => [index().on(t.organizationId)],
+);
+
 // ── Mail ────────────────────────────────────────────────────────────────────
 
 export const MAIL_STATUSES = ["pending", "sent", "failed"] as const;

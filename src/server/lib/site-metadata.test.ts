@@ -12,7 +12,8 @@ const pages: Record<string, { status?: number; type?: string; body: string | Buf
     body: html(`<title>Home | Acme</title>
       <meta property="og:site_name" content="Acme &amp; Co">
       <meta property="og:description" content="From Open Graph">
-      <meta name="description" content="Widgets &lt;fast&gt; &#x2014; cheap">`),
+      <meta name="description" content="Widgets &lt;fast&gt; &#x2014; cheap">
+      <meta property="og:image" content="/img/og.png">`),
   },
   "title.test": {
     body: html(`<title>
@@ -64,6 +65,8 @@ describe("site metadata", () => {
     expect(await service().getMetadata(at("og.test"))).toEqual({
       siteName: "Acme & Co",
       description: "Widgets <fast> \u2014 cheap",
+      // SPEC §5: a relative image path is prefixed with the site's origin.
+      image: expect.stringMatching(/^http:\/\/og\.test(:\d+)?\/img\/og\.png$/),
     });
   });
 
@@ -71,13 +74,14 @@ describe("site metadata", () => {
     expect(await service().getMetadata(at("title.test"))).toEqual({
       siteName: "Beta Tools \u2014 Home",
       description: "Only Open Graph here",
+      image: "",
     });
   });
 
   it("resolves empty strings for a page without metadata and for a non-HTML answer", async () => {
     const metadata = service();
-    expect(await metadata.getMetadata(at("bare.test"))).toEqual({ siteName: "", description: "" });
-    expect(await metadata.getMetadata(at("json.test"))).toEqual({ siteName: "", description: "" });
+    expect(await metadata.getMetadata(at("bare.test"))).toEqual({ siteName: "", description: "", image: "" });
+    expect(await metadata.getMetadata(at("json.test"))).toEqual({ siteName: "", description: "", image: "" });
   });
 
   it("caps long texts", async () => {

@@ -16,7 +16,8 @@ import { OutboundFetchError, type SafeFetchOptions, type SafeFetchResult, safeFe
  * quiet answer.
  */
 
-export type SiteMetadata = { siteName: string; description: string };
+/** `image` (og:image, made absolute against the page) is for collateral generation, not the API. */
+export type SiteMetadata = { siteName: string; description: string; image: string };
 
 export type SiteMetadataService = {
   getMetadata(domain: string): Promise<SiteMetadata>;
@@ -122,7 +123,7 @@ function parseResponse(response: SafeFetchResult): SiteMetadata {
   }
   const contentType = response.headers["content-type"] ?? "";
   if (!/^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i.test(contentType)) {
-    return { siteName: "", description: "" };
+    return { siteName: "", description: "", image: "" };
   }
   const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
   // loadBuffer sniffs BOM, the header charset and <meta charset>, so non-UTF-8 pages decode right.
@@ -143,7 +144,19 @@ function parseResponse(response: SafeFetchResult): SiteMetadata {
       meta("property", "og:description"),
       meta("name", "og:description"),
     ),
+    image: absoluteHttpUrl(first(meta("property", "og:image"), meta("name", "twitter:image")), response.url),
   };
+}
+
+/** SPEC §5: a relative image path is prefixed with the site's origin; only http(s) is kept. */
+function absoluteHttpUrl(value: string, base: string): string {
+  if (!value) return "";
+  try {
+    const url = new URL(value, base);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : "";
+  } catch {
+    return "";
+  }
 }
 
 /** Entities are already decoded by the parser; collapse whitespace and cap by code point. */

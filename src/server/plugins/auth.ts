@@ -1,13 +1,14 @@
 import { AUTH_MESSAGES } from "@shared/auth";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { forbidden, unauthorized } from "../errors";
+import { type ApiKeyAuth, authenticateApiKey } from "../modules/api-keys/api-keys.service";
 import { resolveSession, type SessionAuth } from "../modules/auth/sessions";
 
 /**
  * What a route admits (ARCHITECTURE §2): `user` any signed-in user, `member` one with an
- * organization, `admin` that organization's admins. `apiKey` is added with the public API.
+ * organization, `admin` that organization's admins, `apiKey` a live key in `x-api-key` (public API).
  */
-export type Access = "public" | "user" | "member" | "admin";
+export type Access = "public" | "user" | "member" | "admin" | "apiKey";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -15,6 +16,7 @@ declare module "fastify" {
   }
   interface FastifyRequest {
     auth: SessionAuth | null;
+    apiKeyAuth: ApiKeyAuth | null;
   }
 }
 
@@ -30,6 +32,7 @@ function bearerToken(request: FastifyRequest): string | null {
 /** Access is declared on every route and enforced here; a route without it stops start-up. */
 export function registerAuth(app: FastifyInstance) {
   app.decorateRequest("auth", null);
+  app.decorateRequest("apiKeyAuth", null);
 
   app.addHook("onRoute", (route) => {
     const access = (route.config as { access?: Access } | undefined)?.access;
@@ -39,6 +42,15 @@ export function registerAuth(app: FastifyInstance) {
   app.addHook("onRequest", async (request) => {
     const access = request.routeOptions.config.access;
     if (!access || access === "public") return;
+    if (access === "apiKey") {
+      const header = request.headers["x-api-key"];
+      const key = typeof header === "string" ? header.trim() : "";
+      if (!key) throw unauthorized("Missing API key: send it in the x-api-key header");
+      const auth = await authenticateApiKey(app.db, key);
+      if (!auth) throw unauthorized("Invalid API key");
+      request.apiKeyAuth = auth;
+      return;
+    }
     const token = bearerToken(request);
     if (!token) throw unauthorized(AUTH_MESSAGES.unauthenticated, { clearToken: true });
     // Tokens longer than ours are not ours: skip the hash and the query.
@@ -78,4 +90,10 @@ export async function resolveOptionalMember(
   if (!auth) throw unauthorized(AUTH_MESSAGES.sessionExpired, { clearToken: true });
   request.auth = auth;
   return auth.organizationId && auth.role ? (auth as MemberAuth) : null;
+}
+
+/** The organization whose API key made the request, for handlers of apiKey routes. */
+export function requireApiKey(request: FastifyRequest): ApiKeyAuth {
+  if (!request.apiKeyAuth) throw unauthorized("Invalid API key");
+  return request.apiKeyAuth;
 }

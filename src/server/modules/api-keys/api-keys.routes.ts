@@ -1,0 +1,48 @@
+import { apiKeySchema, createApiKeySchema, createdApiKeySchema } from "@shared/api-keys";
+import { errorBodySchema } from "@shared/http";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { requireMember } from "../../plugins/auth";
+import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys.service";
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+
+/** CONTRACT §7: API keys are for admins. */
+export async function apiKeysRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const admin = { access: "admin" as const };
+
+  r.get(
+    "/api/api-keys",
+    { config: admin, schema: { response: { 200: z.array(apiKeySchema), ...errors } } },
+    async (request) => listApiKeys(app.db, requireMember(request).organizationId),
+  );
+
+  r.post(
+    "/api/api-keys",
+    {
+      config: admin,
+      schema: { body: createApiKeySchema, response: { 201: createdApiKeySchema, ...errors } },
+    },
+    async (request, reply) => {
+      const created = await createApiKey(app.db, requireMember(request).organizationId, request.body.name);
+      return reply.code(201).send({ ...created, message: "API key saved successfully" });
+    },
+  );
+
+  r.delete(
+    "/api/api-keys/:id",
+    {
+      config: admin,
+      schema: {
+        params: z.object({ id: z.string().min(1).max(100) }),
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await revokeApiKey(app.db, requireMember(request).organizationId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

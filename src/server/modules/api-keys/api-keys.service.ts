@@ -1,0 +1,71 @@
+import { API_KEY_PREFIX, type ApiKey, maskApiKey } from "@shared/api-keys";
+import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client";
+import { apiKeys } from "../../db/schema";
+import { notFound } from "../../errors";
+import { generateToken, hashToken } from "../../lib/tokens";
+
+/** lastUsed is a hint for people, not an audit log: written at most once a minute per key. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+export async function listApiKeys(db: DbOrTx, organizationId: string): Promise<ApiKey[]> {
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt)))
+    .orderBy(desc(apiKeys.createdAt));
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    key: maskApiKey(row.prefix, row.last4),
+    createdAt: row.createdAt.toISOString(),
+    lastUsed: row.lastUsedAt?.toISOString() ?? null,
+  }));
+}
+
+/** The full key exists only in this answer; the database keeps its SHA-256. */
+export async function createApiKey(db: DbOrTx, organizationId: string, name: string) {
+  const key = `${API_KEY_PREFIX}${generateToken(32)}`;
+  const [row] = await db
+    .insert(apiKeys)
+    .values({ organizationId, name, prefix: API_KEY_PREFIX, last4: key.slice(-4), keyHash: hashToken(key) })
+    .returning({ id: apiKeys.id });
+  if (!row) throw new Error("api key insert returned nothing");
+  return { id: row.id, key };
+}
+
+/** Revocation is for good, and the next request with the key fails (no cache to outlive it). */
+export async function revokeApiKey(db: DbOrTx, organizationId: string, id: string): Promise<void> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  if (!row) throw notFound("API key not found");
+}
+
+export type ApiKeyAuth = { apiKeyId: string; organizationId: string };
+
+export async function authenticateApiKey(db: DbOrTx, key: string): Promise<ApiKeyAuth | null> {
+  if (!key.startsWith(API_KEY_PREFIX) || key.length > 128) return null;
+  const [row] = await db
+    .select({ id: apiKeys.id, organizationId: apiKeys.organizationId, lastUsedAt: apiKeys.lastUsedAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, hashToken(key)), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  if (!row) return null;
+  const now = Date.now();
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    // Conditional, so concurrent requests (or instances) write it once.
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(now) })
+      .where(
+        and(
+          eq(apiKeys.id, row.id),
+          or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now - LAST_USED_RESOLUTION_MS))),
+        ),
+      );
+  }
+  return { apiKeyId: row.id, organizationId: row.organizationId };
+}

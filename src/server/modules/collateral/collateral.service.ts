@@ -1,0 +1,115 @@
+import {
+  type Collateral,
+  type CreateCollateralInput,
+  createCollateralSchema,
+  sortCollateral,
+  type UpdateCollateralInput,
+} from "@shared/collateral";
+import { and, eq, ne, or } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client";
+import { collateral, relationships } from "../../db/schema";
+import { notFound } from "../../errors";
+
+type CollateralRow = typeof collateral.$inferSelect;
+
+export function toCollateral(row: CollateralRow): Collateral {
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    description: row.description,
+    ctaText: row.ctaText,
+    ctaUrl: row.ctaUrl,
+    imageUrl: row.imageUrl,
+    status: row.status,
+    organizationId: row.organizationId,
+    createdByOrganizationId: row.createdByOrganizationId,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** CONTRACT §5: another organization's collateral is visible only to those related to it. */
+export async function assertRelated(db: DbOrTx, organizationId: string, otherId: string): Promise<void> {
+  if (otherId === organizationId) return;
+  const [row] = await db
+    .select({ id: relationships.id })
+    .from(relationships)
+    .where(
+      and(
+        eq(relationships.sourceOrgId, organizationId),
+        eq(relationships.targetOrgId, otherId),
+        ne(relationships.status, "deleted"),
+      ),
+    )
+    .limit(1);
+  if (!row) throw notFound("Organization not found");
+}
+
+/**
+ * Without `of`: the caller's own collateral. With `of` (a related organization): the ads that
+ * organization published (active), plus those the caller wrote for it.
+ */
+export async function listCollateral(db: DbOrTx, organizationId: string, of?: string): Promise<Collateral[]> {
+  const target = of ?? organizationId;
+  await assertRelated(db, organizationId, target);
+  const rows = await db
+    .select()
+    .from(collateral)
+    .where(
+      and(
+        eq(collateral.organizationId, target),
+        target === organizationId
+          ? eq(collateral.createdByOrganizationId, organizationId)
+          : or(
+              eq(collateral.createdByOrganizationId, organizationId),
+              and(eq(collateral.createdByOrganizationId, target), eq(collateral.status, "active")),
+            ),
+      ),
+    )
+    .orderBy(collateral.createdAt);
+  return sortCollateral(rows.map(toCollateral));
+}
+
+export async function createCollateral(
+  db: DbOrTx,
+  input: { organizationId: string; createdByOrganizationId: string; fields: CreateCollateralInput },
+): Promise<Collateral> {
+  const fields = createCollateralSchema.parse(input.fields);
+  const [row] = await db
+    .insert(collateral)
+    .values({
+      ...fields,
+      imageUrl: fields.imageUrl || null,
+      organizationId: input.organizationId,
+      createdByOrganizationId: input.createdByOrganizationId,
+    })
+    .returning();
+  if (!row) throw new Error("collateral insert returned nothing");
+  return toCollateral(row);
+}
+
+/** Only the creator may change or delete it (CONTRACT §5); anyone else gets 404. */
+export async function updateCollateral(
+  db: DbOrTx,
+  organizationId: string,
+  id: string,
+  input: UpdateCollateralInput,
+): Promise<Collateral> {
+  const changes = "name" in input ? { ...input, imageUrl: input.imageUrl || null } : { status: input.status };
+  const [row] = await db
+    .update(collateral)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(and(eq(collateral.id, id), eq(collateral.createdByOrganizationId, organizationId)))
+    .returning();
+  if (!row) throw notFound("Collateral not found");
+  return toCollateral(row);
+}
+
+export async function deleteCollateral(db: DbOrTx, organizationId: string, id: string): Promise<void> {
+  const [row] = await db
+    .delete(collateral)
+    .where(and(eq(collateral.id, id), eq(collateral.createdByOrganizationId, organizationId)))
+    .returning({ id: collateral.id });
+  if (!row) throw notFound("Collateral not found");
+}
