@@ -16,6 +16,9 @@ import { logosRoutes } from "./modules/organizations/logos.routes";
 import { organizationsRoutes } from "./modules/organizations/organizations.routes";
 import { relationshipsRoutes } from "./modules/relationships/relationships.routes";
 import { suggestionsRoutes } from "./modules/suggestions/suggestions.routes";
+import { metricsRoutes } from "./modules/tracking/metrics.routes";
+import { redirectRoutes } from "./modules/tracking/redirect.routes";
+import { createTracker, type Tracker } from "./modules/tracking/tracking.service";
 import { registerAuth } from "./plugins/auth";
 import { registerErrorHandling } from "./plugins/errors";
 import { type AccountRateLimiter, createAccountRateLimiter, DEFAULT_PER_ADDRESS } from "./plugins/rate-limit";
@@ -31,6 +34,7 @@ declare module "fastify" {
     /** Per-client limit for public routes that make outbound requests or heavy computations. */
     outboundRateLimiter: AccountRateLimiter;
     siteMetadata: SiteMetadataService;
+    tracker: Tracker;
   }
 }
 
@@ -89,6 +93,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       redis,
     }),
   );
+  if (!config.appSecret) throw new Error("APP_SECRET is required to sign tracked links");
+  const tracker = createTracker(deps.db, config.appSecret);
+  app.decorate("tracker", tracker);
   app.decorate("siteMetadata", createSiteMetadataService({ allowPrivate: config.outboundAllowPrivate }));
 
   // Order matters: headers go on every answer, refusals included, so helmet's hook runs before
@@ -105,10 +112,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(onboardingRoutes);
   await app.register(collateralRoutes);
   await app.register(apiKeysRoutes);
+  await app.register(redirectRoutes);
+  await app.register(metricsRoutes);
 
   if (deps.webRoot) await registerWeb(app, deps.webRoot);
 
   app.addHook("onClose", async () => {
+    // Clicks already queued are committed before the database closes.
+    await tracker.close();
     await outbox.stop();
     redis?.disconnect();
   });

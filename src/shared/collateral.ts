@@ -88,6 +88,8 @@ export const collateralSchema = z.object({
   createdByOrganizationId: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** On a Buddy's collateral: the caller's signed tracked link to its call to action (CONTRACT §5). */
+  trackedUrl: z.string().nullable().optional(),
 });
 export type Collateral = z.infer<typeof collateralSchema>;
 

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { createOnboardedAccount, createVerifiedAccount } from "./accounts";
 import { FIXTURE_SITE, fixtureHost } from "./fixture-site";
 import { mailCount, waitForLink } from "./mailbox";
@@ -40,8 +40,7 @@ async function fillCompany(page: Page, company: { website: string; name: string;
 }
 
 /** A chip's toggle is a button named after the company, pressed when selected. */
-const chip = (scope: Page | ReturnType<Page["getByRole"]>, name: string) =>
-  scope.getByRole("button", { name, exact: true });
+const chip = (scope: Page | Locator, name: string) => scope.getByRole("button", { name, exact: true });
 
 test("a new user sets up their company in three steps and finds the chosen competitor and Buddies on the dashboard", async ({
   page,
@@ -152,12 +151,6 @@ test("leaving the website field fills the empty company name (cut to 25 characte
   page,
   request,
 }) => {
-  test.fail(
-    true,
-    "APP BUG: the setup wizard looks the site up as normalizeWebsite(website), which drops the port " +
-      "(GET /api/metadata?domain=127.0.0.1), so the server never reaches a site on 127.0.0.1:PORT. " +
-      "Remove this line once src/web/features/onboarding/setup-wizard.tsx sends the typed host.",
-  );
   const account = await createVerifiedAccount(request, "autofill");
   await openSetup(page, account.token);
 
@@ -167,7 +160,9 @@ test("leaving the website field fills the empty company name (cut to 25 characte
   const metadataCall = (await lookup).url();
   // 'Fixture Analytics Platform International' cut at 25 is 'Fixture Analytics Platfor': the
   // partial last word goes.
-  await expect(field.companyName(page), `metadata looked up as ${metadataCall}`).toHaveValue("Fixture Analytics");
+  await expect(field.companyName(page), `metadata looked up as ${metadataCall}`).toHaveValue(
+    "Fixture Analytics",
+  );
   await expect(field.description(page)).toHaveValue(FIXTURE_SITE.description);
 
   // Only empty fields are filled: a name typed first is kept.
@@ -202,8 +197,15 @@ test("a user whose company is already on Buddy waits for its admin's approval in
 
   const notice = page.getByTestId("pending-approval");
   await expect(notice).toBeVisible();
-  await expect(notice).toContainText(`Your request to join ${companyName} is waiting for an admin's approval.`);
-  await expect(toast(page, `${companyName} is already on Buddy. An admin of ${companyName} needs to approve your request to join.`)).toBeVisible();
+  await expect(notice).toContainText(
+    `Your request to join ${companyName} is waiting for an admin's approval.`,
+  );
+  await expect(
+    toast(
+      page,
+      `${companyName} is already on Buddy. An admin of ${companyName} needs to approve your request to join.`,
+    ),
+  ).toBeVisible();
   await expect(page).toHaveURL(/\/setup$/);
 
   // The admin hears about it by mail, with a link to the team settings.

@@ -53,7 +53,11 @@ test("the Buddies page starts empty and Add Tool adds an organization found by n
 test("the search box filters Buddies by name or website, whatever the case", async ({ page, request }) => {
   const account = await createOnboardedAccount(request, "filter-tools");
   await addRelationship(request, account.token, { type: "complement", name: "Zendesk", url: "zendesk.com" });
-  await addRelationship(request, account.token, { type: "complement", name: "Intercom", url: "intercom.com" });
+  await addRelationship(request, account.token, {
+    type: "complement",
+    name: "Intercom",
+    url: "intercom.com",
+  });
   await signIn(page, account.token);
   await page.goto("/dashboard/tools");
   await expect(cards(page)).toHaveCount(2);
@@ -84,7 +88,7 @@ test("a Buddy's page shows its profile, and Invite mails the contact a link to r
   });
   await signIn(page, account.token);
   await page.goto("/dashboard/tools");
-  await card(page, "Intercom").getByRole("link", { name: "Intercom" }).click();
+  await card(page, "Intercom").getByRole("link", { name: "Intercom", exact: true }).click();
 
   await expect(page).toHaveURL(new RegExp(`/dashboard/tools/${buddy.id}$`));
   await expect(page.getByRole("heading", { name: "Intercom", level: 1 })).toBeVisible();
@@ -172,7 +176,10 @@ test("the Block List adds a competitor found by search and removes it again", as
   await expect(empty).toBeVisible();
 
   await searchToAdd(page, "Add Competitor", "Freshdesk");
-  await searchResults(page).getByRole("button", { name: /Freshdesk/ }).first().click();
+  await searchResults(page)
+    .getByRole("button", { name: /Freshdesk/ })
+    .first()
+    .click();
   await expect(toast(page, "Competitor added successfully")).toBeVisible();
   const blocked = card(page, "Freshdesk");
   await expect(blocked).toContainText("freshdesk.com");
@@ -205,7 +212,10 @@ test("a company on someone's block list can no longer find them when adding a to
   const [found] = await searchOrganizations(request, blocker.token, blockedName);
   expect(found?.name).toBe(blockedName);
 
-  await addRelationship(request, blocker.token, { type: "competitor", organizationId: blocked.organizationId });
+  await addRelationship(request, blocker.token, {
+    type: "competitor",
+    organizationId: blocked.organizationId,
+  });
 
   await page.reload();
   await searchToAdd(page, "Add Tool", blockerName);

@@ -2,8 +2,11 @@ import { sql } from "drizzle-orm";
 import {
   boolean,
   customType,
+  date,
+  doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   real,
@@ -235,6 +238,92 @@ export const apiKeys = pgTable(
     revokedAt: time(),
   },
   (t) => [index().on(t.organizationId)],
+);
+
+// ── Tracking ────────────────────────────────────────────────────────────────
+
+/** A short code for one signed tracked link (CONTRACT §5): /s/<code> follows it. */
+export const shortLinks = pgTable("short_links", {
+  code: text().primaryKey(),
+  /** SHA-256 of the tracked link, so shortening the same link twice gives the same code. */
+  linkHash: text().notNull().unique(),
+  relationshipId: text().notNull(),
+  collateralId: text().notNull(),
+  sourceOrgId: text()
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  targetOrgId: text()
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  url: text().notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Every hit on a tracked link, bots and repeats included; only `verified` ones count as clicks.
+ * No raw address is kept: `visitorHash` is a hash with a salt that changes every day.
+ */
+export const clickEvents = pgTable(
+  "click_events",
+  {
+    /** The click id handed to the landing page as bclickid. */
+    id: text().primaryKey(),
+    shortCode: text(),
+    relationshipId: text().notNull(),
+    collateralId: text().notNull(),
+    sourceOrgId: text().notNull(),
+    targetOrgId: text().notNull(),
+    occurredAt: timestamp({ withTimezone: true, mode: "date" }).notNull(),
+    method: text().notNull(),
+    visitorHash: text().notNull(),
+    userAgent: text(),
+    referrerHost: text(),
+    bot: boolean().notNull(),
+    botReason: text(),
+    duplicate: boolean().notNull(),
+    verified: boolean().notNull(),
+  },
+  (t) => [index().on(t.sourceOrgId, t.occurredAt), index().on(t.targetOrgId, t.occurredAt)],
+);
+
+export const CONVERSION_TYPES = ["signup", "trial", "purchase", "upgrade", "activation", "referral"] as const;
+
+/** A lead: one per click and type, enforced by the unique index, not by reading first. */
+export const conversions = pgTable(
+  "conversions",
+  {
+    id: id(),
+    clickId: text()
+      .notNull()
+      .references(() => clickEvents.id, { onDelete: "cascade" }),
+    type: text({ enum: CONVERSION_TYPES }).notNull(),
+    value: doublePrecision(),
+    metadata: jsonb(),
+    sourceOrgId: text().notNull(),
+    targetOrgId: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex().on(t.clickId, t.type), index().on(t.targetOrgId, t.createdAt)],
+);
+
+/**
+ * Verified clicks and leads per partner pair and day, kept up to date in the same transaction as
+ * the events, so metrics never scan the events (source = the organization that shared the link).
+ */
+export const pairDailyStats = pgTable(
+  "pair_daily_stats",
+  {
+    day: date({ mode: "string" }).notNull(),
+    sourceOrgId: text().notNull(),
+    targetOrgId: text().notNull(),
+    clicks: integer().notNull().default(0),
+    leads: integer().notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.day, t.sourceOrgId, t.targetOrgId] }),
+    index().on(t.sourceOrgId),
+    index().on(t.targetOrgId),
+  ],
 );
 
 // ── Mail ────────────────────────────────────────────────────────────────────

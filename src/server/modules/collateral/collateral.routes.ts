@@ -35,7 +35,10 @@ export async function collateralRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      listCollateral(app.db, requireMember(request).organizationId, request.query.organizationId),
+      listCollateral(app.db, requireMember(request).organizationId, request.query.organizationId, {
+        publicUrl: app.config.publicUrl,
+        secret: app.config.appSecret ?? "",
+      }),
   );
 
   r.post(

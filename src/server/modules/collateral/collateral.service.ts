@@ -9,6 +9,7 @@ import { and, eq, ne, or } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { collateral, relationships } from "../../db/schema";
 import { notFound } from "../../errors";
+import { signTrackedLink } from "../tracking/link-signature";
 
 type CollateralRow = typeof collateral.$inferSelect;
 
@@ -29,9 +30,16 @@ export function toCollateral(row: CollateralRow): Collateral {
   };
 }
 
-/** CONTRACT §5: another organization's collateral is visible only to those related to it. */
-export async function assertRelated(db: DbOrTx, organizationId: string, otherId: string): Promise<void> {
-  if (otherId === organizationId) return;
+/**
+ * CONTRACT §5: another organization's collateral is visible only to those related to it.
+ * Returns the caller's relationship id (null for its own organization).
+ */
+export async function assertRelated(
+  db: DbOrTx,
+  organizationId: string,
+  otherId: string,
+): Promise<string | null> {
+  if (otherId === organizationId) return null;
   const [row] = await db
     .select({ id: relationships.id })
     .from(relationships)
@@ -44,15 +52,21 @@ export async function assertRelated(db: DbOrTx, organizationId: string, otherId:
     )
     .limit(1);
   if (!row) throw notFound("Organization not found");
+  return row.id;
 }
 
 /**
  * Without `of`: the caller's own collateral. With `of` (a related organization): the ads that
  * organization published (active), plus those the caller wrote for it.
  */
-export async function listCollateral(db: DbOrTx, organizationId: string, of?: string): Promise<Collateral[]> {
+export async function listCollateral(
+  db: DbOrTx,
+  organizationId: string,
+  of?: string,
+  signing?: { publicUrl: string; secret: string },
+): Promise<Collateral[]> {
   const target = of ?? organizationId;
-  await assertRelated(db, organizationId, target);
+  const relationshipId = await assertRelated(db, organizationId, target);
   const rows = await db
     .select()
     .from(collateral)
@@ -68,7 +82,21 @@ export async function listCollateral(db: DbOrTx, organizationId: string, of?: st
       ),
     )
     .orderBy(collateral.createdAt);
-  return sortCollateral(rows.map(toCollateral));
+  const items = rows.map(toCollateral);
+  if (!relationshipId || !signing) return sortCollateral(items);
+  // Each Buddy ad carries the caller's own tracked link, ready to shorten and share.
+  return sortCollateral(
+    items.map((item) => ({
+      ...item,
+      trackedUrl: signTrackedLink(signing.publicUrl, signing.secret, {
+        relationshipId,
+        collateralId: item.id,
+        sourceOrgId: organizationId,
+        targetOrgId: target,
+        url: item.ctaUrl,
+      }),
+    })),
+  );
 }
 
 export async function createCollateral(

@@ -53,9 +53,15 @@ export function SetupWizard() {
 
   /** SPEC §5 autofill: only empty fields are filled, the name cut to 25 characters. */
   const autofill = async (website: string) => {
-    const domain = normalizeWebsite(website);
-    if (!isValidDomain(domain)) return;
-    const metadata = await lookupSiteMetadata(domain);
+    if (!isValidDomain(normalizeWebsite(website))) return;
+    // The server normalises the host itself; a port is kept only where it may matter (local
+    // fixture sites in tests), so send the host as typed.
+    const host =
+      website
+        .trim()
+        .replace(/^https?:\/\//i, "")
+        .split(/[/?#]/, 1)[0] ?? "";
+    const metadata = await lookupSiteMetadata(host);
     if (!metadata) return;
     const revalidate = { shouldValidate: form.formState.isSubmitted };
     if (!form.getValues("companyName")?.trim() && metadata.siteName.trim()) {

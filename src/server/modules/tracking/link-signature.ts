@@ -1,0 +1,46 @@
+import { hmac, safeEqual } from "../../lib/tokens";
+
+export type TrackedLink = {
+  relationshipId: string;
+  collateralId: string;
+  sourceOrgId: string;
+  targetOrgId: string;
+  url: string;
+};
+
+const FIELDS = ["relationshipId", "collateralId", "sourceOrgId", "targetOrgId", "url"] as const;
+export const REDIRECT_PATH = "/api/marketing/redirect";
+
+/** The signed text: every parameter, in a fixed order, length-prefixed so none can bleed into another. */
+function canonical(link: TrackedLink): string {
+  return FIELDS.map((field) => `${link[field].length}:${link[field]}`).join("|");
+}
+
+/** CONTRACT §5: PUBLIC_URL/api/marketing/redirect?…&sig=HMAC(APP_SECRET, parameters). */
+export function signTrackedLink(publicUrl: string, secret: string, link: TrackedLink): string {
+  const url = new URL(`${publicUrl}${REDIRECT_PATH}`);
+  for (const field of FIELDS) url.searchParams.set(field, link[field]);
+  url.searchParams.set("sig", hmac(secret, canonical(link)));
+  return url.toString();
+}
+
+/** The link's parameters when the signature matches them, else null (no forged clicks). */
+export function verifyTrackedLink(secret: string, query: Record<string, unknown>): TrackedLink | null {
+  const values: Partial<TrackedLink> = {};
+  for (const field of FIELDS) {
+    const value = query[field];
+    if (typeof value !== "string" || value.length === 0 || value.length > 4096) return null;
+    values[field] = value;
+  }
+  const sig = query.sig;
+  if (typeof sig !== "string") return null;
+  const link = values as TrackedLink;
+  return safeEqual(sig, hmac(secret, canonical(link))) ? link : null;
+}
+
+/** The target with bclickid added; its own query (UTM and the rest) is kept. */
+export function landingUrl(url: string, clickId: string): string {
+  const target = new URL(url);
+  target.searchParams.set("bclickid", clickId);
+  return target.toString();
+}

@@ -1,0 +1,94 @@
+import { errorBodySchema } from "@shared/http";
+import { shortUrlResponseSchema } from "@shared/tracking";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { requireMember } from "../../plugins/auth";
+import { type TrackedLink, verifyTrackedLink } from "./link-signature";
+import { ShortUrlRefused, shortenTrackedLink } from "./short-links.service";
+
+const INVALID_LINK = "This tracked link is not valid";
+
+export async function redirectRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  async function answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    link: TrackedLink,
+    code: string | null,
+  ) {
+    const location = await app.tracker.follow(
+      link,
+      {
+        method: request.method,
+        ip: request.ip,
+        userAgent: request.headers["user-agent"] ?? "",
+        referer: request.headers.referer,
+      },
+      code,
+    );
+    if (!location) return reply.code(400).send({ message: INVALID_LINK });
+    // Each hit is a new click: never cached; and the tracked URL is not passed on as a referrer.
+    reply.header("Cache-Control", "no-store");
+    reply.header("Referrer-Policy", "no-referrer");
+    return reply.redirect(location, 302);
+  }
+
+  r.get(
+    "/api/marketing/redirect",
+    { config: { access: "public" }, schema: { response: { 400: errorBodySchema } } },
+    async (request, reply) => {
+      const link = verifyTrackedLink(app.config.appSecret ?? "", request.query as Record<string, unknown>);
+      if (!link) return reply.code(400).send({ message: INVALID_LINK });
+      return answer(request, reply, link, null);
+    },
+  );
+
+  r.get(
+    "/s/:code",
+    {
+      config: { access: "public" },
+      schema: {
+        params: z.object({ code: z.string().max(64) }),
+        response: { 400: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const link = await app.tracker.resolveShortCode(request.params.code);
+      if (!link) return reply.code(404).send({ message: "Short link not found" });
+      return answer(request, reply, link, link.code);
+    },
+  );
+
+  // CONTRACT §5: the documented error body of this one route is {error}.
+  r.post(
+    "/api/short-url",
+    {
+      config: { access: "member" },
+      schema: {
+        // Checked in the handler, so every refusal has the documented {error} body.
+        body: z.object({ longUrl: z.unknown() }).passthrough(),
+        response: { 201: shortUrlResponseSchema, 400: z.object({ error: z.string() }), 401: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      requireMember(request);
+      const { longUrl } = request.body;
+      if (typeof longUrl !== "string" || longUrl.length > 4096) {
+        return reply.code(400).send({ error: "longUrl must be a tracked link of this platform" });
+      }
+      try {
+        const code = await shortenTrackedLink(app.db, {
+          publicUrl: app.config.publicUrl,
+          secret: app.config.appSecret ?? "",
+          longUrl,
+        });
+        return reply.code(201).send({ shortUrl: `${app.config.publicUrl}/s/${code}` });
+      } catch (error) {
+        if (error instanceof ShortUrlRefused) return reply.code(400).send({ error: error.message });
+        throw error;
+      }
+    },
+  );
+}

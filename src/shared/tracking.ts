@@ -1,0 +1,30 @@
+import { z } from "zod";
+
+/** SPEC §9 / CONTRACT §5. */
+export const CONVERSION_TYPES = ["signup", "trial", "purchase", "upgrade", "activation", "referral"] as const;
+export const CLICK_ID_TTL_MS = 2_592_000_000;
+export const CLICK_ID_PARAM = "bclickid";
+export const CONVERSION_METADATA_MAX_BYTES = 4096;
+
+export const conversionTypeSchema = z.enum(CONVERSION_TYPES, {
+  error: `type must be one of ${CONVERSION_TYPES.join(", ")}`,
+});
+export type ConversionType = z.infer<typeof conversionTypeSchema>;
+
+export const recordConversionSchema = z.object({
+  clickId: z.string({ error: "clickId is required" }).trim().min(1, { error: "clickId is required" }).max(64),
+  type: conversionTypeSchema,
+  value: z.number({ error: "value must be a number" }).finite().min(0).max(1e12).optional(),
+  metadata: z
+    .record(z.string(), z.unknown(), { error: "metadata must be a JSON object" })
+    .refine((value) => JSON.stringify(value).length <= CONVERSION_METADATA_MAX_BYTES, {
+      error: `metadata must be at most ${CONVERSION_METADATA_MAX_BYTES} bytes of JSON`,
+    })
+    .optional(),
+});
+export type RecordConversionInput = z.infer<typeof recordConversionSchema>;
+
+export const metricsSchema = z.object({ sent: z.number().int(), received: z.number().int() });
+export type Metrics = z.infer<typeof metricsSchema>;
+
+export const shortUrlResponseSchema = z.object({ shortUrl: z.string() });
