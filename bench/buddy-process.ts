@@ -36,7 +36,7 @@ export async function startBuddy(options: { databaseUrl?: string } = {}): Promis
       DATA_DIR: dataDir,
       SMTP_URL: mail.url,
       RATE_LIMIT_PER_IP: "0",
-      LOG_LEVEL: "warn",
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     },
     stdio: ["ignore", "inherit", "inherit"],

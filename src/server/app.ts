@@ -35,6 +35,8 @@ declare module "fastify" {
     outboundRateLimiter: AccountRateLimiter;
     siteMetadata: SiteMetadataService;
     tracker: Tracker;
+    /** Requests being answered now; shutdown waits for them before dropping connections. */
+    inFlight(): number;
   }
 }
 
@@ -60,6 +62,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: "idle",
     requestTimeout: 30_000,
+  });
+  let inFlight = 0;
+  app.decorate("inFlight", () => inFlight);
+  app.addHook("onRequest", async (_request, reply) => {
+    inFlight++;
+    reply.raw.once("close", () => inFlight--);
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -84,6 +84,22 @@ describe("the server process", () => {
     expect(await exitedAgain).toBe(0);
   });
 
+  it("answers a request already in flight when SIGTERM arrives, then exits", async () => {
+    const port = await freePort();
+    const server = await startServer(dataDir, port);
+    // Sign-up hashes a password (tens of ms): SIGTERM lands while it is being answered.
+    const pending = fetch(`http://127.0.0.1:${port}/api/auth`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "inflight@example.com", password: "Sup3r-secret!", mode: "signup" }),
+    });
+    await expect.poll(() => server.output(), { interval: 5 }).toContain('"url":"/api/auth"');
+    const exited = exitOf(server.child);
+    server.child.kill("SIGTERM");
+    expect((await pending).status).toBe(201);
+    expect(await exited).toBe(0);
+  });
+
   it("refuses to start with a bad setting and names it", async () => {
     const child = spawn(process.execPath, ["dist/server/main.js"], {
       cwd: root,
