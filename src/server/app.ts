@@ -16,6 +16,7 @@ import { logosRoutes } from "./modules/organizations/logos.routes";
 import { organizationsRoutes } from "./modules/organizations/organizations.routes";
 import { relationshipsRoutes } from "./modules/relationships/relationships.routes";
 import { suggestionsRoutes } from "./modules/suggestions/suggestions.routes";
+import { conversionsRoutes } from "./modules/tracking/conversions.routes";
 import { metricsRoutes } from "./modules/tracking/metrics.routes";
 import { redirectRoutes } from "./modules/tracking/redirect.routes";
 import { createTracker, type Tracker } from "./modules/tracking/tracking.service";
@@ -122,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(apiKeysRoutes);
   await app.register(redirectRoutes);
   await app.register(metricsRoutes);
+  await app.register(conversionsRoutes);
 
   if (deps.webRoot) await registerWeb(app, deps.webRoot);
 

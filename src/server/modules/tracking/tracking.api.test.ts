@@ -179,3 +179,113 @@ describe("tracked links and short links", () => {
     expect((await t.app.inject({ url: "/s/nope1234" })).statusCode).toBe(404);
   });
 });
+
+describe("conversions", () => {
+  async function freshClick(ip: string) {
+    const response = await t.app.inject({
+      url: pathOf(trackedUrl),
+      headers: { "user-agent": BROWSER },
+      remoteAddress: ip,
+    });
+    return new URL(response.headers.location as string).searchParams.get("bclickid") ?? "";
+  }
+  async function keyFor(org: typeof a) {
+    return (
+      await t.app.inject({
+        method: "POST",
+        url: "/api/api-keys",
+        headers: org.headers,
+        payload: { name: "k" },
+      })
+    ).json().key as string;
+  }
+  const leads = (headers: Record<string, string>) =>
+    t.app.inject({ url: "/api/metrics/leads", headers }).then((r) => r.json());
+  const convert = (key: string | undefined, payload: unknown) =>
+    t.app.inject({
+      method: "POST",
+      url: "/api/marketing/conversion",
+      headers: key ? { "x-api-key": key } : {},
+      payload: payload as object,
+    });
+
+  it("records a lead once per click and type, for the receiving organization's key only", async () => {
+    const clickId = await freshClick("192.0.2.10");
+    const bKey = await keyFor(b);
+    const aKey = await keyFor(a);
+    const before = { a: await leads(a.headers), b: await leads(b.headers) };
+
+    expect((await convert(aKey, { clickId, type: "signup" })).statusCode).toBe(404);
+    expect((await convert(undefined, { clickId, type: "signup" })).statusCode).toBe(401);
+    expect((await convert("bk_live_not-a-key", { clickId, type: "signup" })).statusCode).toBe(401);
+
+    const first = await convert(bKey, { clickId, type: "signup", value: 49.5, metadata: { plan: "pro" } });
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toEqual({ id: expect.any(String), duplicate: false });
+    const again = await convert(bKey, { clickId, type: "signup" });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ id: first.json().id, duplicate: true });
+
+    // Two at the same moment: one lead.
+    const [x, y] = await Promise.all([
+      convert(bKey, { clickId, type: "trial" }),
+      convert(bKey, { clickId, type: "trial" }),
+    ]);
+    expect([x?.statusCode, y?.statusCode].sort()).toEqual([200, 201]);
+
+    expect(await leads(a.headers)).toEqual({ sent: before.a.sent + 2, received: before.a.received });
+    expect(await leads(b.headers)).toEqual({ sent: before.b.sent, received: before.b.received + 2 });
+  });
+
+  it.each([
+    [{ type: "signup" }, 400],
+    [{ clickId: "x" }, 400],
+    [{ clickId: "x", type: "bought" }, 400],
+    [{ clickId: "x", type: "signup", value: "10" }, 400],
+    [{ clickId: "x", type: "signup", metadata: [] }, 400],
+    [{ clickId: "x", type: "signup", metadata: { blob: "x".repeat(5000) } }, 400],
+    [{ clickId: "unknown-click", type: "signup" }, 404],
+  ])("answers %o with %i", async (payload, status) => {
+    const response = await convert(await keyFor(b), payload);
+    expect(response.statusCode).toBe(status);
+    expect(response.json()).toEqual({ message: expect.any(String) });
+  });
+
+  it("stops a revoked key at once", async () => {
+    const created = (
+      await t.app.inject({
+        method: "POST",
+        url: "/api/api-keys",
+        headers: b.headers,
+        payload: { name: "gone" },
+      })
+    ).json();
+    await t.app.inject({ method: "DELETE", url: `/api/api-keys/${created.id}`, headers: b.headers });
+    expect((await convert(created.key, { clickId: "x", type: "signup" })).statusCode).toBe(401);
+  });
+
+  it("the pixel needs no key: a GIF for the click's own organization, 400 without a type, 404 otherwise", async () => {
+    const clickId = await freshClick("192.0.2.11");
+    const pixel = (query: string) => t.app.inject({ url: `/api/marketing/conversion/${clickId}?${query}` });
+    const ok = await pixel(`type=purchase&org=${b.organizationId}`);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers["content-type"]).toBe("image/gif");
+    expect((await pixel(`type=purchase&org=${b.organizationId}`)).statusCode).toBe(200);
+    expect((await pixel(`org=${b.organizationId}`)).statusCode).toBe(400);
+    expect((await pixel(`type=nope&org=${b.organizationId}`)).statusCode).toBe(400);
+    expect((await pixel(`type=purchase&org=${a.organizationId}`)).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ url: `/api/marketing/conversion/unknown?type=purchase&org=${b.organizationId}` }))
+        .statusCode,
+    ).toBe(404);
+  });
+
+  it("treats clicks older than 30 days as expired", async () => {
+    const clickId = await freshClick("192.0.2.12");
+    await t.database.db
+      .update(clickEvents)
+      .set({ occurredAt: new Date(Date.now() - 31 * 24 * 60 * 60 * 1000) })
+      .where(eq(clickEvents.id, clickId));
+    expect((await convert(await keyFor(b), { clickId, type: "signup" })).statusCode).toBe(404);
+  });
+});

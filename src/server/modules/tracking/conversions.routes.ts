@@ -1,0 +1,64 @@
+import { errorBodySchema } from "@shared/http";
+import { CONVERSION_TYPES, recordConversionSchema } from "@shared/tracking";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { badRequest } from "../../errors";
+import { requireApiKey } from "../../plugins/auth";
+import { recordConversion } from "./conversions.service";
+
+const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
+const resultSchema = z.object({ id: z.string(), duplicate: z.boolean() });
+const TYPE_MESSAGE = `type is required: one of ${CONVERSION_TYPES.join(", ")}`;
+
+export async function conversionsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  // Server to server: the key of the organization that received the click (CONTRACT §5).
+  r.post(
+    "/api/marketing/conversion",
+    {
+      config: { access: "apiKey" },
+      schema: {
+        body: recordConversionSchema,
+        response: {
+          200: resultSchema,
+          201: resultSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          404: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId } = requireApiKey(request);
+      const result = await recordConversion(app.db, { organizationId, ...request.body });
+      return reply.code(result.duplicate ? 200 : 201).send(result);
+    },
+  );
+
+  // The browser pixel needs no key (SPEC §6, resolved): it proves nothing more than the click id
+  // and the organization it names, which must be the click's target.
+  r.get(
+    "/api/marketing/conversion/:clickId",
+    {
+      config: { access: "public" },
+      schema: {
+        params: z.object({ clickId: z.string().min(1).max(64) }),
+        querystring: z.object({ type: z.string().max(32).optional(), org: z.string().max(100).optional() }),
+      },
+    },
+    async (request, reply) => {
+      const type = CONVERSION_TYPES.find((t) => t === request.query.type);
+      if (!type) throw badRequest(TYPE_MESSAGE);
+      await recordConversion(app.db, {
+        organizationId: request.query.org ?? "",
+        clickId: request.params.clickId,
+        type,
+      });
+      reply.header("Cache-Control", "no-store");
+      reply.header("Cross-Origin-Resource-Policy", "cross-origin");
+      return reply.type("image/gif").send(GIF);
+    },
+  );
+}
