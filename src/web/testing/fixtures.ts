@@ -1,3 +1,5 @@
+import type { ApiKey } from "@shared/api-keys";
+import type { Collateral } from "@shared/collateral";
 import type { Organization } from "@shared/organizations";
 import type { Relationship } from "@shared/relationships";
 
@@ -48,5 +50,34 @@ export function makeRelationship({ targetOrg, ...overrides }: RelationshipOverri
       logoUrl: null,
       ...targetOrg,
     },
+  };
+}
+
+export function makeCollateral(overrides: Partial<Collateral> = {}): Collateral {
+  return {
+    id: "col-1",
+    type: "email_cta",
+    name: "Try Acme free",
+    description: "Collaboration software for busy teams.",
+    ctaText: "Start free trial",
+    ctaUrl: "https://acme.com/signup?utm_source=buddy&utm_medium=email&utm_campaign=acme",
+    imageUrl: null,
+    status: "active",
+    organizationId: "org-1",
+    createdByOrganizationId: "org-1",
+    createdAt: "2025-01-01T12:00:00.000Z",
+    updatedAt: "2025-01-01T12:00:00.000Z",
+    ...overrides,
+  };
+}
+
+export function makeApiKey(overrides: Partial<ApiKey> = {}): ApiKey {
+  return {
+    id: "key-1",
+    name: "Production API Key",
+    key: "bk_live_••••••••a1b2",
+    createdAt: "2025-01-15T12:00:00.000Z",
+    lastUsed: null,
+    ...overrides,
   };
 }

@@ -1,5 +1,5 @@
-import { ComingSoonPage } from "@/components/coming-soon-page";
+import { CollateralPage } from "@/features/collateral/collateral-page";
 
 export function MarketingRoute() {
-  return <ComingSoonPage title="Marketing" />;
+  return <CollateralPage />;
 }

@@ -1,4 +1,5 @@
 import { useParams } from "react-router";
+import { ToolCollateralCard } from "@/features/collateral/tool-collateral-card";
 import { ToolDetail } from "@/features/relationships/tool-detail";
 
 /**
@@ -8,10 +9,6 @@ import { ToolDetail } from "@/features/relationships/tool-detail";
 export function ToolDetailRoute() {
   const { id = "" } = useParams();
   return (
-    <ToolDetail id={id}>
-      {/* SLOT (next issue): the Marketing Collateral card (SPEC §2 tool detail) from
-          features/collateral, e.g. (relationship) => <CollateralCard relationship={relationship} /> */}
-      {() => null}
-    </ToolDetail>
+    <ToolDetail id={id}>{(relationship) => <ToolCollateralCard relationship={relationship} />}</ToolDetail>
   );
 }

@@ -1,4 +1,4 @@
-import { type ComponentProps, useId } from "react";
+import { type ComponentProps, type ReactNode, useId } from "react";
 import { type Control, type FieldPath, type FieldValues, useController } from "react-hook-form";
 import { FormMessage } from "@/components/ui/form-message";
 import { Label } from "@/components/ui/label";
@@ -11,6 +11,8 @@ type FormTextareaProps<TValues extends FieldValues, TOutput> = Omit<
   control: Control<TValues, unknown, TOutput>;
   name: FieldPath<TValues>;
   label: string;
+  /** Shown at the end of the label row (e.g. a live character counter), as in FormField. */
+  labelAction?: ReactNode;
 };
 
 /** FormField's multi-line sibling: a labelled textarea with its message and aria wiring. */
@@ -18,6 +20,7 @@ function FormTextarea<TValues extends FieldValues, TOutput = TValues>({
   control,
   name,
   label,
+  labelAction,
   ...textareaProps
 }: FormTextareaProps<TValues, TOutput>) {
   const { field, fieldState } = useController({ control, name });
@@ -27,7 +30,10 @@ function FormTextarea<TValues extends FieldValues, TOutput = TValues>({
 
   return (
     <div data-slot="form-field" className="grid gap-2">
-      <Label htmlFor={id}>{label}</Label>
+      <div className="flex items-center justify-between gap-2">
+        <Label htmlFor={id}>{label}</Label>
+        {labelAction}
+      </div>
       <Textarea
         id={id}
         aria-invalid={error ? true : undefined}

@@ -75,7 +75,7 @@ describe("/setup wizard", () => {
     const fetchMock = stubFetch({
       "GET /api/me": () =>
         jsonResponse(200, { user: onboarded ? makeUser({ hasCompletedOnboarding: true }) : NEW_USER }),
-      "GET /api/metadata?domain=acme.com": jsonResponse(200, {
+      "GET /api/metadata?domain=www.acme.com": jsonResponse(200, {
         siteName: "Acme Collaboration Software Inc",
         description: DESCRIPTION,
       }),
@@ -178,7 +178,7 @@ describe("/setup wizard", () => {
     let fail: (response: Response) => void = () => {};
     stubFetch({
       "GET /api/me": jsonResponse(200, { user: NEW_USER }),
-      "GET /api/metadata?domain=acme.com": jsonResponse(200, {
+      "GET /api/metadata?domain=www.acme.com": jsonResponse(200, {
         siteName: "Acme Collaboration Software Inc",
         description: DESCRIPTION,
       }),
@@ -210,7 +210,7 @@ describe("/setup wizard", () => {
     setToken("token");
     stubFetch({
       "GET /api/me": jsonResponse(200, { user: NEW_USER }),
-      "GET /api/metadata?domain=acme.com": jsonResponse(200, {
+      "GET /api/metadata?domain=www.acme.com": jsonResponse(200, {
         siteName: "Acme Collaboration Software Inc",
         description: DESCRIPTION,
       }),

@@ -8,7 +8,12 @@ import { makeUser, renderApp } from "@/testing/render-app";
 
 function signedIn(routes: Parameters<typeof stubFetch>[0]) {
   setToken("token");
-  return stubFetch({ "GET /api/me": jsonResponse(200, { user: makeUser() }), ...routes });
+  return stubFetch({
+    "GET /api/me": jsonResponse(200, { user: makeUser() }),
+    // The route composes the partner's collateral card below the profile.
+    "GET /api/marketing/collateral?organizationId=org-2": jsonResponse(200, []),
+    ...routes,
+  });
 }
 
 describe("/dashboard/tools/{id}", () => {

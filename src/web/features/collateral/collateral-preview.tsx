@@ -1,0 +1,33 @@
+import type { Collateral } from "@shared/collateral";
+import { CollateralImage } from "@/features/collateral/collateral-image";
+import { displayCtaUrl } from "@/features/collateral/collateral-urls";
+
+type CollateralPreviewProps = {
+  collateral: Pick<Collateral, "name" | "description" | "ctaText" | "ctaUrl" | "imageUrl">;
+};
+
+/**
+ * How the ad reads to a recipient (SPEC §2 preview): image, name, description, where the link
+ * goes and the call-to-action button. The button only looks like one: previews do not navigate.
+ */
+export function CollateralPreview({ collateral }: CollateralPreviewProps) {
+  const { name, description, ctaText, ctaUrl, imageUrl } = collateral;
+  return (
+    <div data-testid="collateral-preview" className="grid gap-3">
+      {imageUrl ? <CollateralImage url={imageUrl} alt={name} /> : null}
+      <div className="grid gap-1">
+        <h3 className="font-semibold leading-snug">{name}</h3>
+        <p className="text-muted-foreground text-sm">{description}</p>
+      </div>
+      <p data-testid="collateral-cta-url" className="truncate text-muted-foreground text-xs" title={ctaUrl}>
+        {displayCtaUrl(ctaUrl)}
+      </p>
+      <span
+        data-testid="collateral-cta"
+        className="inline-flex h-8 w-fit items-center rounded-md bg-primary px-3 font-medium text-primary-foreground text-sm"
+      >
+        {ctaText}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import type { Relationship } from "@shared/relationships";
+import { Megaphone, Sparkles } from "lucide-react";
+import { EmptyState } from "@/components/empty-state";
+import { QueryError } from "@/components/query-error";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Spinner } from "@/components/ui/spinner";
+import { useGenerateCollateralFor, useOrganizationCollateral } from "@/features/collateral/api";
+import { CollateralPreview } from "@/features/collateral/collateral-preview";
+
+/**
+ * SPEC §2 tool detail: the Buddy's ACTIVE collateral, ready to share. The server also returns
+ * drafts the caller wrote for the Buddy; only live ads are shareable, so the rest are left out.
+ */
+export function ToolCollateralCard({ relationship }: { relationship: Relationship }) {
+  const { targetOrg } = relationship;
+  const collateral = useOrganizationCollateral(targetOrg.id);
+  const generate = useGenerateCollateralFor(targetOrg.id);
+  const active = (collateral.data ?? []).filter((item) => item.status === "active");
+
+  return (
+    <Card data-testid="tool-collateral">
+      <CardHeader>
+        <CardTitle>Marketing Collateral</CardTitle>
+        <CardDescription>Ads for {targetOrg.name} to share with your customers.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {collateral.isPending ? (
+          <div role="status" aria-label="Loading" className="grid gap-4 sm:grid-cols-2">
+            <Skeleton className="h-48 w-full" />
+            <Skeleton className="h-48 w-full" />
+          </div>
+        ) : collateral.isError ? (
+          <QueryError
+            title="Failed to fetch collateral"
+            error={collateral.error}
+            onRetry={() => collateral.refetch()}
+          />
+        ) : active.length === 0 ? (
+          <EmptyState
+            icon={Megaphone}
+            description="No marketing collateral available. Generate some to get started."
+          >
+            <Button
+              disabled={generate.isPending}
+              aria-busy={generate.isPending}
+              onClick={() => generate.mutate()}
+            >
+              {generate.isPending ? <Spinner /> : <Sparkles />}
+              Generate
+            </Button>
+          </EmptyState>
+        ) : (
+          <ul className="grid gap-4 sm:grid-cols-2" aria-label="Marketing collateral">
+            {active.map((item) => (
+              <li
+                key={item.id}
+                data-testid="tool-collateral-item"
+                className="grid gap-4 rounded-lg border p-4"
+              >
+                <CollateralPreview collateral={item} />
+                {/* SLOT (next issue): this item's Copy HTML, Copy Text and Copy JSON buttons (SPEC §2),
+                    built on tracked short links (SPEC §7 short-url, §8 copy notices). */}
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,29 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+
+/** SPEC §9: copy feedback ('Copied!') resets after 2 seconds. */
+export const COPY_FEEDBACK_MS = 2000;
+
+/**
+ * Copies text to the clipboard and reports `copied` for a moment, so a button can say 'Copied!'.
+ * `copy` rejects when the clipboard refuses, leaving the caller to say so its own way (SPEC §8
+ * gives each copy action its own failure text).
+ */
+export function useCopyFeedback(resetAfterMs: number = COPY_FEEDBACK_MS) {
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const copy = useCallback(
+    async (text: string) => {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+      // A second copy within the window restarts it rather than being cut short by the first.
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => setCopied(false), resetAfterMs);
+    },
+    [resetAfterMs],
+  );
+
+  return { copied, copy };
+}
