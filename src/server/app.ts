@@ -7,6 +7,8 @@ import { createLogMailer, createSmtpMailer, type Mailer } from "./lib/mailer";
 import { createSiteMetadataService, type SiteMetadataService } from "./lib/site-metadata";
 import { loggerOptions } from "./logger";
 import { type OutboxOptions, type OutboxWorker, startOutboxWorker } from "./mail/outbox";
+import { adsRoutes } from "./modules/ads/ads.routes";
+import { type AdsService, createAdsService } from "./modules/ads/ads.service";
 import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { collateralRoutes } from "./modules/collateral/collateral.routes";
@@ -36,6 +38,7 @@ declare module "fastify" {
     outboundRateLimiter: AccountRateLimiter;
     siteMetadata: SiteMetadataService;
     tracker: Tracker;
+    ads: AdsService;
     /** Requests being answered now; shutdown waits for them before dropping connections. */
     inFlight(): number;
   }
@@ -105,6 +108,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!config.appSecret) throw new Error("APP_SECRET is required to sign tracked links");
   const tracker = createTracker(deps.db, config.appSecret);
   app.decorate("tracker", tracker);
+  app.decorate(
+    "ads",
+    createAdsService({ db: deps.db, publicUrl: config.publicUrl, secret: config.appSecret }),
+  );
+  // CONTRACT §6: the cached eligible ads are dropped whenever collateral or relationships change.
+  app.addHook("onResponse", async (request, reply) => {
+    if (request.method === "GET" || reply.statusCode >= 400) return;
+    if (/^\/api\/(marketing\/(collateral|generate)|relationships|onboarding)/.test(request.url))
+      app.ads.invalidate();
+  });
   app.decorate("siteMetadata", createSiteMetadataService({ allowPrivate: config.outboundAllowPrivate }));
 
   // Order matters: headers go on every answer, refusals included, so helmet's hook runs before
@@ -124,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(redirectRoutes);
   await app.register(metricsRoutes);
   await app.register(conversionsRoutes);
+  await app.register(adsRoutes);
 
   if (deps.webRoot) await registerWeb(app, deps.webRoot);
 

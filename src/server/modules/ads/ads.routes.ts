@@ -1,0 +1,45 @@
+import { adsQuerySchema, adsResponseSchema } from "@shared/ads";
+import { errorBodySchema } from "@shared/http";
+import { renderAds } from "@shared/snippets";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { notFound } from "../../errors";
+import { requireApiKey } from "../../plugins/auth";
+
+export async function adsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    "/api/ads",
+    {
+      config: { access: "apiKey" },
+      schema: {
+        querystring: adsQuerySchema,
+        response: {
+          200: adsResponseSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          404: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId } = requireApiKey(request);
+      const { format, limit, includeSuggestions, template } = request.query;
+      const ads = await app.ads.pickAds(organizationId, {
+        limit,
+        includeSuggestions: includeSuggestions === "true",
+      });
+      if (ads.length === 0)
+        throw notFound("No ads found: you have no active complementary relationships with active collateral");
+      // Ads are picked at random per request: never cached by browsers or proxies.
+      reply.header("Cache-Control", "no-store");
+      if (format === "json") return { ads };
+      const body = renderAds(ads, format, template);
+      // The 200 schema describes the JSON format; html and text bypass it as plain strings.
+      return (reply as FastifyReply)
+        .type(format === "html" ? "text/html; charset=utf-8" : "text/plain; charset=utf-8")
+        .serializer(String)
+        .send(body);
+    },
+  );
+}
