@@ -21,6 +21,7 @@ import { suggestionsRoutes } from "./modules/suggestions/suggestions.routes";
 import { conversionsRoutes } from "./modules/tracking/conversions.routes";
 import { metricsRoutes } from "./modules/tracking/metrics.routes";
 import { redirectRoutes } from "./modules/tracking/redirect.routes";
+import { scriptsRoutes } from "./modules/tracking/scripts.routes";
 import { createTracker, type Tracker } from "./modules/tracking/tracking.service";
 import { registerAuth } from "./plugins/auth";
 import { registerErrorHandling } from "./plugins/errors";
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(metricsRoutes);
   await app.register(conversionsRoutes);
   await app.register(adsRoutes);
+  await app.register(scriptsRoutes);
 
   if (deps.webRoot) await registerWeb(app, deps.webRoot);
 

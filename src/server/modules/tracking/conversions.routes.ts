@@ -45,7 +45,11 @@ export async function conversionsRoutes(app: FastifyInstance) {
       config: { access: "public" },
       schema: {
         params: z.object({ clickId: z.string().min(1).max(64) }),
-        querystring: z.object({ type: z.string().max(32).optional(), org: z.string().max(100).optional() }),
+        querystring: z.object({
+          type: z.string().max(32).optional(),
+          org: z.string().max(100).optional(),
+          value: z.coerce.number({ error: "value must be a number" }).finite().min(0).max(1e12).optional(),
+        }),
       },
     },
     async (request, reply) => {
@@ -55,6 +59,7 @@ export async function conversionsRoutes(app: FastifyInstance) {
         organizationId: request.query.org ?? "",
         clickId: request.params.clickId,
         type,
+        value: request.query.value,
       });
       reply.header("Cache-Control", "no-store");
       reply.header("Cross-Origin-Resource-Policy", "cross-origin");

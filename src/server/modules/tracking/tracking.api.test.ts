@@ -289,3 +289,22 @@ describe("conversions", () => {
     expect((await convert(await keyFor(b), { clickId, type: "signup" })).statusCode).toBe(404);
   });
 });
+
+describe("install scripts over HTTP", () => {
+  it.each(["click.js", "conversion.js"])(
+    "serves %s as cacheable JavaScript any origin may load",
+    async (file) => {
+      const response = await t.app.inject({ url: `/api/tracking/${file}` });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["content-type"]).toContain("application/javascript");
+      expect(response.headers["cache-control"]).toContain("max-age=86400");
+      expect(response.headers["cross-origin-resource-policy"]).toBe("cross-origin");
+      expect(response.headers["set-cookie"]).toBeUndefined();
+      const again = await t.app.inject({
+        url: `/api/tracking/${file}`,
+        headers: { "if-none-match": response.headers.etag as string },
+      });
+      expect(again.statusCode).toBe(304);
+    },
+  );
+});

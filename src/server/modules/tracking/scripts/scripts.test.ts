@@ -1,0 +1,76 @@
+import { gzipSync } from "node:zlib";
+import { JSDOM } from "jsdom";
+import { describe, expect, it } from "vitest";
+import { CLICK_SCRIPT } from "./click-script";
+import { CONVERSION_SCRIPT } from "./conversion-script";
+
+function page(url: string) {
+  const dom = new JSDOM("<!doctype html><html><body></body></html>", { url, runScripts: "outside-only" });
+  const requested: string[] = [];
+  dom.window.Image = class {
+    referrerPolicy = "";
+    set src(value: string) {
+      requested.push(value);
+    }
+  } as unknown as typeof dom.window.Image;
+  return { dom, requested };
+}
+
+function withCurrentScript(dom: JSDOM, attributes: Record<string, string>) {
+  const element = dom.window.document.createElement("script");
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  Object.defineProperty(dom.window.document, "currentScript", { value: element, configurable: true });
+}
+
+describe("install scripts", () => {
+  it.each([
+    ["click.js", CLICK_SCRIPT],
+    ["conversion.js", CONVERSION_SCRIPT],
+  ])("%s stays under 2 KB gzipped", (_name, source) => {
+    expect(gzipSync(source).length).toBeLessThan(2048);
+  });
+
+  it("the click script keeps bclickid with a timestamp, sets no cookie, and forgets it after 30 days", () => {
+    const { dom } = page("https://shop.example/landing?utm_source=x&bclickid=Abc_def-123456&y=1");
+    dom.window.eval(CLICK_SCRIPT);
+    const storage = dom.window.localStorage;
+    expect(storage.getItem("buddy_bclickid")).toBe("Abc_def-123456");
+    expect(Number(storage.getItem("buddy_bclickid_ts"))).toBeGreaterThan(Date.now() - 5000);
+    expect(dom.window.document.cookie).toBe("");
+    storage.setItem("buddy_bclickid_ts", String(Date.now() - 2_592_000_001));
+    const later = dom.window as unknown as { buddy: { clickId(): string | null } };
+    expect(later.buddy.clickId()).toBeNull();
+    expect(storage.getItem("buddy_bclickid")).toBeNull();
+  });
+
+  it("the conversion script reports data-type on load and window.buddy.conversion on demand, through the pixel of its own origin", () => {
+    const { dom, requested } = page("https://shop.example/thanks");
+    dom.window.localStorage.setItem("buddy_bclickid", "click123456789");
+    dom.window.localStorage.setItem("buddy_bclickid_ts", String(Date.now()));
+    withCurrentScript(dom, {
+      src: "https://buddy.example/api/tracking/conversion.js",
+      "data-org": "org-9",
+      "data-type": "signup",
+    });
+    dom.window.eval(CONVERSION_SCRIPT);
+    expect(requested).toEqual([
+      "https://buddy.example/api/marketing/conversion/click123456789?type=signup&org=org-9",
+    ]);
+    const api = dom.window as unknown as { buddy: { conversion(type: string, value?: number): boolean } };
+    expect(api.buddy.conversion("purchase", 49.5)).toBe(true);
+    expect(requested[1]).toBe(
+      "https://buddy.example/api/marketing/conversion/click123456789?type=purchase&org=org-9&value=49.5",
+    );
+  });
+
+  it("the conversion script does nothing without a stored click id", () => {
+    const { dom, requested } = page("https://shop.example/thanks");
+    withCurrentScript(dom, {
+      src: "https://buddy.example/api/tracking/conversion.js",
+      "data-org": "org-9",
+      "data-type": "signup",
+    });
+    dom.window.eval(CONVERSION_SCRIPT);
+    expect(requested).toEqual([]);
+  });
+});
