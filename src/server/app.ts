@@ -25,6 +25,7 @@ import { scriptsRoutes } from "./modules/tracking/scripts.routes";
 import { createTracker, type Tracker } from "./modules/tracking/tracking.service";
 import { registerAuth } from "./plugins/auth";
 import { registerErrorHandling } from "./plugins/errors";
+import { registerOpenApi } from "./plugins/openapi";
 import { type AccountRateLimiter, createAccountRateLimiter, DEFAULT_PER_ADDRESS } from "./plugins/rate-limit";
 import { registerSecurityHeaders } from "./plugins/security-headers";
 import { registerWeb } from "./plugins/web";
@@ -126,6 +127,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   await registerSecurityHeaders(app);
   registerAuth(app);
+  // Before the routes: the OpenAPI document is collected as they are added.
+  await registerOpenApi(app);
 
   await app.register(authRoutes);
   await app.register(organizationsRoutes);

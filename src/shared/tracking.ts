@@ -28,3 +28,33 @@ export const metricsSchema = z.object({ sent: z.number().int(), received: z.numb
 export type Metrics = z.infer<typeof metricsSchema>;
 
 export const shortUrlResponseSchema = z.object({ shortUrl: z.string() });
+
+export const dailyMetricsSchema = z.array(
+  z.object({
+    day: z.string(),
+    clicksSent: z.number().int(),
+    clicksReceived: z.number().int(),
+    leadsSent: z.number().int(),
+    leadsReceived: z.number().int(),
+  }),
+);
+export type DailyMetrics = z.infer<typeof dailyMetricsSchema>;
+
+export const ACTIVITY_KINDS = [
+  "click_sent",
+  "click_received",
+  "lead_sent",
+  "lead_received",
+  "new_buddy",
+] as const;
+export const activitySchema = z.array(
+  z.object({
+    kind: z.enum(ACTIVITY_KINDS),
+    at: z.string(),
+    /** The other organization: the partner, or the new Buddy. */
+    organization: z.object({ id: z.string(), name: z.string() }),
+    /** For leads: the conversion type. */
+    detail: z.string().nullable(),
+  }),
+);
+export type Activity = z.infer<typeof activitySchema>;

@@ -303,7 +303,11 @@ export const conversions = pgTable(
     targetOrgId: text().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex().on(t.clickId, t.type), index().on(t.targetOrgId, t.createdAt)],
+  (t) => [
+    uniqueIndex().on(t.clickId, t.type),
+    index().on(t.targetOrgId, t.createdAt),
+    index().on(t.sourceOrgId, t.createdAt),
+  ],
 );
 
 /**

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { notFound } from "../../errors";
 import { requireApiKey } from "../../plugins/auth";
+import { API_TAGS } from "../../plugins/openapi";
 
 export async function adsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -13,6 +14,14 @@ export async function adsRoutes(app: FastifyInstance) {
     {
       config: { access: "apiKey" },
       schema: {
+        tags: [API_TAGS.ads],
+        summary: "Get partner ads",
+        description:
+          "Random active ads of your active Buddies (complementary relationships), each with a short tracked " +
+          "link. Never an ad of a company on either side of your block list. `limit` 1–5 (default 1), " +
+          "`format` json (default), html (template simple or card: 600 px, banner: 800 px) or text. The " +
+          "eligible ads are cached for up to 5 minutes. 404 when you have no active Buddy with active collateral.",
+        security: [{ apiKey: [] }],
         querystring: adsQuerySchema,
         response: {
           200: adsResponseSchema,

@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { badRequest } from "../../errors";
 import { requireApiKey } from "../../plugins/auth";
+import { API_TAGS } from "../../plugins/openapi";
 import { recordConversion } from "./conversions.service";
 
 const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
@@ -20,6 +21,13 @@ export async function conversionsRoutes(app: FastifyInstance) {
     {
       config: { access: "apiKey" },
       schema: {
+        tags: [API_TAGS.conversions],
+        summary: "Record a conversion (server to server)",
+        description:
+          "Records a lead for a click id (the bclickid your landing page received). Needs the API key of the " +
+          "organization that received the click. One conversion per click id and type: a repeat answers 200 " +
+          "with duplicate:true. Click ids expire after 30 days.",
+        security: [{ apiKey: [] }],
         body: recordConversionSchema,
         response: {
           200: resultSchema,
@@ -44,6 +52,13 @@ export async function conversionsRoutes(app: FastifyInstance) {
     {
       config: { access: "public" },
       schema: {
+        tags: [API_TAGS.conversions],
+        summary: "Conversion pixel (browser, no key)",
+        description:
+          "A 1×1 GIF that records a conversion from the browser, as conversion.js does. It needs no API key " +
+          "(a key must never be in a web page): the click id must exist, be under 30 days old and have `org` as " +
+          "its target. 400 for a missing or unknown type, 404 otherwise.",
+        security: [],
         params: z.object({ clickId: z.string().min(1).max(64) }),
         querystring: z.object({
           type: z.string().max(32).optional(),

@@ -1,9 +1,10 @@
 import { errorBodySchema } from "@shared/http";
-import { metricsSchema } from "@shared/tracking";
+import { activitySchema, dailyMetricsSchema, metricsSchema } from "@shared/tracking";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireMember } from "../../plugins/auth";
 import { readMetrics } from "./metrics.service";
+import { dailyMetrics, recentActivity } from "./overview.service";
 
 export async function metricsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -20,4 +21,22 @@ export async function metricsRoutes(app: FastifyInstance) {
       async (request) => readMetrics(app.db, requireMember(request).organizationId, column),
     );
   }
+
+  // The overview's 30-day chart and its recent-activity list.
+  r.get(
+    "/api/metrics/daily",
+    {
+      config: { access: "member" },
+      schema: { response: { 200: dailyMetricsSchema, 401: errorBodySchema, 403: errorBodySchema } },
+    },
+    async (request) => dailyMetrics(app.db, requireMember(request).organizationId),
+  );
+  r.get(
+    "/api/activity",
+    {
+      config: { access: "member" },
+      schema: { response: { 200: activitySchema, 401: errorBodySchema, 403: errorBodySchema } },
+    },
+    async (request) => recentActivity(app.db, requireMember(request).organizationId),
+  );
 }

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireMember } from "../../plugins/auth";
+import { API_TAGS } from "../../plugins/openapi";
 import { type TrackedLink, verifyTrackedLink } from "./link-signature";
 import { ShortUrlRefused, shortenTrackedLink } from "./short-links.service";
 
@@ -37,7 +38,18 @@ export async function redirectRoutes(app: FastifyInstance) {
 
   r.get(
     "/api/marketing/redirect",
-    { config: { access: "public" }, schema: { response: { 400: errorBodySchema } } },
+    {
+      config: { access: "public" },
+      schema: {
+        tags: [API_TAGS.conversions],
+        summary: "Follow a tracked link",
+        description:
+          "Records the click and redirects (302) to `url` with `bclickid` added. The link must carry its `sig`; a " +
+          "missing or wrong signature, or a url off the ad's host, answers 400 and records nothing.",
+        security: [],
+        response: { 400: errorBodySchema },
+      },
+    },
     async (request, reply) => {
       const link = verifyTrackedLink(app.config.appSecret ?? "", request.query as Record<string, unknown>);
       if (!link) return reply.code(400).send({ message: INVALID_LINK });
@@ -50,6 +62,10 @@ export async function redirectRoutes(app: FastifyInstance) {
     {
       config: { access: "public" },
       schema: {
+        tags: [API_TAGS.conversions],
+        summary: "Follow a short link",
+        description: "The short form of a tracked link: records the click and redirects (302) in one hop.",
+        security: [],
         params: z.object({ code: z.string().max(64) }),
         response: { 400: errorBodySchema, 404: errorBodySchema },
       },

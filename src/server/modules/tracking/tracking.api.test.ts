@@ -308,3 +308,37 @@ describe("install scripts over HTTP", () => {
     },
   );
 });
+
+describe("overview data", () => {
+  it("gives 30 days of clicks and leads both ways, and recent activity newest first", async () => {
+    const daily = (await t.app.inject({ url: "/api/metrics/daily", headers: a.headers })).json();
+    expect(daily).toHaveLength(30);
+    const today = daily.at(-1);
+    expect(today.day).toBe(new Date().toISOString().slice(0, 10));
+    expect(today.clicksSent).toBeGreaterThan(0);
+    expect(today.leadsSent).toBeGreaterThan(0);
+    const bToday = (await t.app.inject({ url: "/api/metrics/daily", headers: b.headers })).json().at(-1);
+    expect(bToday).toMatchObject({ clicksReceived: today.clicksSent, leadsReceived: today.leadsSent });
+
+    const activity = (await t.app.inject({ url: "/api/activity", headers: b.headers })).json();
+    expect(activity.length).toBeGreaterThan(0);
+    expect(activity.map((item: { kind: string }) => item.kind)).toEqual(
+      expect.arrayContaining(["click_received", "lead_received"]),
+    );
+    const times = activity.map((item: { at: string }) => Date.parse(item.at));
+    expect([...times].sort((x, y) => y - x)).toEqual(times);
+    expect(activity[0].organization.name).toBe("sharer");
+    const aActivity = (await t.app.inject({ url: "/api/activity", headers: a.headers })).json();
+    expect(
+      aActivity.some(
+        (item: { kind: string; organization: { name: string } }) =>
+          item.kind === "new_buddy" && item.organization.name === "advertiser",
+      ),
+    ).toBe(true);
+  });
+
+  it("is empty for a new organization", async () => {
+    const fresh = await createOrganization(t, "freshco");
+    expect((await t.app.inject({ url: "/api/activity", headers: fresh.headers })).json()).toEqual([]);
+  });
+});

@@ -1,0 +1,1 @@
+CREATE INDEX "conversions_source_org_id_created_at_index" ON "conversions" USING btree ("source_org_id","created_at");
