@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import { Redis } from "ioredis";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
+import { createAiClient } from "./lib/ai-client";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./lib/mailer";
 import { createSiteMetadataService, type SiteMetadataService } from "./lib/site-metadata";
 import { loggerOptions } from "./logger";
@@ -11,7 +12,9 @@ import { adsRoutes } from "./modules/ads/ads.routes";
 import { type AdsService, createAdsService } from "./modules/ads/ads.service";
 import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
+import { createAiCollateralWriter } from "./modules/collateral/ai-collateral-writer";
 import { collateralRoutes } from "./modules/collateral/collateral.routes";
+import type { CollateralWriter } from "./modules/collateral/collateral-generator";
 import { onboardingRoutes } from "./modules/onboarding/onboarding.routes";
 import { seedCatalogOrganizations } from "./modules/organizations/catalog-seed";
 import { logosRoutes } from "./modules/organizations/logos.routes";
@@ -41,6 +44,8 @@ declare module "fastify" {
     siteMetadata: SiteMetadataService;
     tracker: Tracker;
     ads: AdsService;
+    /** The AI writer when AI_BASE_URL is set; the built-in generator alone otherwise. */
+    collateralWriter: CollateralWriter | undefined;
     /** Requests being answered now; shutdown waits for them before dropping connections. */
     inFlight(): number;
   }
@@ -120,6 +125,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (/^\/api\/(marketing\/(collateral|generate)|relationships|onboarding)/.test(request.url))
       app.ads.invalidate();
   });
+  app.decorate(
+    "collateralWriter",
+    config.ai.baseUrl
+      ? createAiCollateralWriter(
+          createAiClient({ baseUrl: config.ai.baseUrl, apiKey: config.ai.apiKey, model: config.ai.model }),
+          app.log,
+        )
+      : undefined,
+  );
   app.decorate("siteMetadata", createSiteMetadataService({ allowPrivate: config.outboundAllowPrivate }));
 
   // Order matters: headers go on every answer, refusals included, so helmet's hook runs before

@@ -98,7 +98,12 @@ export async function collateralRoutes(app: FastifyInstance) {
       const targetId = request.query.organizationId ?? organizationId;
       await assertRelated(app.db, organizationId, targetId);
       const generated = await generateCollateral(
-        { db: app.db, siteMetadata: app.siteMetadata, publicUrl: app.config.publicUrl },
+        {
+          db: app.db,
+          siteMetadata: app.siteMetadata,
+          publicUrl: app.config.publicUrl,
+          writer: app.collateralWriter,
+        },
         { organizationId, targetId },
       );
       if (request.query.autoSave !== "true") return generated;
