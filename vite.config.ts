@@ -33,6 +33,7 @@ export default defineConfig({
           root,
           environment: "node",
           include: ["src/server/**/*.test.ts", "src/shared/**/*.test.ts"],
+          globalSetup: ["src/server/test-global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -6,7 +6,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import autocannon from "autocannon";
 import { createScratchDatabase } from "../src/server/test-database";
-import { type BuddyProcess, startBuddy } from "./buddy-process";
+import { type BuddyProcess, startBuddy } from "../src/server/test-buddy-process";
 
 type Row = {
   database: string;

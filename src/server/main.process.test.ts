@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -45,7 +45,6 @@ function exitOf(child: ChildProcess): Promise<number | null> {
 describe("the server process", () => {
   let dataDir: string;
   beforeAll(() => {
-    execFileSync(process.execPath, ["scripts/build-server.mjs"], { cwd: root });
     dataDir = mkdtempSync(path.join(tmpdir(), "buddy-main-"));
   });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

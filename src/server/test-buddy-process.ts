@@ -1,10 +1,13 @@
-// The production server (dist/server/main.js) as a child process, with mail to a real SMTP receiver.
+// The production server (dist/server/main.js) as a child process, with mail to a real SMTP
+// receiver: for the benchmark and for process-level tests (crash, restart).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type MailReceiver, startMailReceiver, tokenFrom } from "../src/server/test-mail-receiver";
+import { type MailReceiver, startMailReceiver, tokenFrom } from "./test-mail-receiver";
+
+const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
 
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -17,18 +20,25 @@ export function freePort(): Promise<number> {
 
 export type BuddyProcess = {
   origin: string;
+  port: number;
+  dataDir: string;
   mail: MailReceiver;
+  /** Ends the process at once, like a crash: no shutdown code runs. */
+  kill(): Promise<void>;
   /** Signs up, verifies through the mailed link and completes onboarding: a bearer token. */
   createOrganization(label: string, description: string): Promise<string>;
   stop(): Promise<void>;
 };
 
-export async function startBuddy(options: { databaseUrl?: string } = {}): Promise<BuddyProcess> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "buddy-bench-"));
-  const mail = await startMailReceiver();
+export async function startBuddy(
+  options: { databaseUrl?: string; dataDir?: string; port?: number; mail?: MailReceiver } = {},
+): Promise<BuddyProcess> {
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "buddy-process-"));
+  const mail = options.mail ?? (await startMailReceiver());
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["dist/server/main.js"], {
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, "dist/server/main.js")], {
+    cwd: PROJECT_ROOT,
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
@@ -63,7 +73,13 @@ export async function startBuddy(options: { databaseUrl?: string } = {}): Promis
 
   return {
     origin,
+    port,
+    dataDir,
     mail,
+    async kill() {
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.once("exit", resolve));
+    },
     async createOrganization(label, description) {
       const email = `${label}-${Date.now()}@bench.example`;
       await post("/api/auth", { email, password: "Bench-pass1!", mode: "signup" });
@@ -91,8 +107,8 @@ export async function startBuddy(options: { databaseUrl?: string } = {}): Promis
     async stop() {
       child.kill("SIGTERM");
       await new Promise((resolve) => child.once("exit", resolve));
-      await mail.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.mail) await mail.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
