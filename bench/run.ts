@@ -2,44 +2,12 @@
 // bare Fastify baseline in the same run, so each figure is also a ratio that holds on a noisy
 // machine. Runs on PGlite, and on PostgreSQL too when DATABASE_URL is set. Exits 1 if a target
 // is missed.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import autocannon from "autocannon";
-import { createScratchDatabase } from "../src/server/test-database";
 import { type BuddyProcess, startBuddy } from "../src/server/test-buddy-process";
-
-type Row = {
-  database: string;
-  name: string;
-  connections: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  ratio: string;
-  target: string;
-  ok: boolean;
-};
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
-const rows: Row[] = [];
-
-function load(url: string, connections: number, headers: Record<string, string> = {}) {
-  return new Promise<autocannon.Result>((resolve, reject) => {
-    autocannon({ url, connections, duration: DURATION_S, headers }, (error, result) =>
-      error ? reject(error) : resolve(result),
-    );
-  });
-}
-
-async function startBaseline(json: string): Promise<{ origin: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/baseline-server.ts"], {
-    env: { ...process.env, BASELINE_JSON: json, PORT: "0" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const origin = await new Promise<string>((resolve) =>
-    child.stdout?.once("data", (chunk) => resolve(String(chunk).trim())),
-  );
-  return { origin, child };
-}
+import { createScratchDatabase } from "../src/server/test-database";
+import { describeRatio, load, rows, startBaseline } from "./harness";
+import { benchTracking } from "./tracking";
 
 async function benchSuggestions(database: string, buddy: BuddyProcess) {
   // A platform with other companies on it, so suggestions include platform users.
@@ -70,7 +38,7 @@ async function benchSuggestions(database: string, buddy: BuddyProcess) {
         ["suggestions (onboarding, public)", publicUrl, {}],
         ["suggestions (dashboard, stored)", dashboardUrl, auth],
       ] as const) {
-        const result = await load(url, connections, headers);
+        const result = await load(url, connections, { headers });
         const p99 = result.latency.p99;
         // The issue's target is a request's answer time. Ten dashboard page loads at the same
         // instant on two cores queue behind each other; that row is shown for information.
@@ -82,14 +50,14 @@ async function benchSuggestions(database: string, buddy: BuddyProcess) {
           rps: Math.round(result.requests.average),
           p50: result.latency.p50,
           p99,
-          ratio: `${((result.requests.average / base.requests.average) * 100).toFixed(1)} % of bare JSON (${Math.round(base.requests.average)}/s)`,
+          ratio: describeRatio(result, base, "bare JSON"),
           target: targeted ? "p99 < 50 ms" : "(information)",
           ok: result.non2xx === 0 && result.errors === 0 && (!targeted || p99 < 50),
         });
       }
     }
   } finally {
-    baseline.child.kill("SIGTERM");
+    baseline.stop();
   }
 }
 
@@ -108,6 +76,7 @@ async function main() {
     const buddy = await startBuddy({ databaseUrl: run.url });
     try {
       await benchSuggestions(run.database, buddy);
+      await benchTracking(run.database, buddy);
     } finally {
       await buddy.stop();
       await run.drop?.();

@@ -1,0 +1,116 @@
+// Tracking hot paths against bare Fastify answering the same kind of response: a 302, a GIF, JSON.
+import type { BuddyProcess } from "../src/server/test-buddy-process";
+import { describeRatio, load, ratio, rows, startBaseline } from "./harness";
+
+async function call<T>(buddy: BuddyProcess, path: string, token: string, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(`${buddy.origin}${path}`, {
+    ...init,
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}`, ...init.headers },
+  });
+  return (await response.json()) as T;
+}
+
+/** Two Buddies, an active ad, a short link, a click and an API key: what the hot paths need. */
+async function setUp(buddy: BuddyProcess) {
+  const sharer = await buddy.createOrganization("tracksharer", "An analytics tool for benchmarks");
+  const partner = await buddy.createOrganization("trackpartner", "A help desk for benchmarks");
+  const sharerId = (await call<{ user: { organizationId: string } }>(buddy, "/api/me", sharer)).user
+    .organizationId;
+  const partnerId = (await call<{ user: { organizationId: string } }>(buddy, "/api/me", partner)).user
+    .organizationId;
+  for (const [token, target] of [
+    [sharer, partnerId],
+    [partner, sharerId],
+  ] as const) {
+    await call(buddy, "/api/relationships", token, {
+      method: "POST",
+      body: JSON.stringify({ organizationId: target, type: "complement" }),
+    });
+  }
+  await call(buddy, "/api/marketing/collateral", partner, {
+    method: "POST",
+    body: JSON.stringify({
+      name: "Bench ad",
+      description: "An ad",
+      ctaText: "Go",
+      ctaUrl: "https://trackpartner.example/go?utm_source=x",
+      status: "active",
+    }),
+  });
+  const [item] = await call<Array<{ trackedUrl: string }>>(
+    buddy,
+    `/api/marketing/collateral?organizationId=${partnerId}`,
+    sharer,
+  );
+  const { shortUrl } = await call<{ shortUrl: string }>(buddy, "/api/short-url", sharer, {
+    method: "POST",
+    body: JSON.stringify({ longUrl: item?.trackedUrl }),
+  });
+  const { key } = await call<{ key: string }>(buddy, "/api/api-keys", sharer, {
+    method: "POST",
+    body: JSON.stringify({ name: "bench" }),
+  });
+  const first = await fetch(shortUrl, {
+    redirect: "manual",
+    headers: { "user-agent": "Mozilla/5.0 Chrome/130" },
+  });
+  const clickId = new URL(first.headers.get("location") ?? "").searchParams.get("bclickid") ?? "";
+  return { shortUrl, key, clickId, partnerId };
+}
+
+export async function benchTracking(database: string, buddy: BuddyProcess) {
+  const setup = await setUp(buddy);
+  const adsUrl = `${buddy.origin}/api/ads?format=json`;
+  const apiKey = { "x-api-key": setup.key };
+  const sample = await (await fetch(adsUrl, { headers: apiKey })).text();
+  const baseline = await startBaseline(sample);
+  const pixelUrl = `${buddy.origin}/api/marketing/conversion/${setup.clickId}?type=signup&org=${setup.partnerId}`;
+  let redirects = 1;
+  try {
+    for (const connections of [50, 200]) {
+      const targets = [
+        {
+          name: "short link → 302 (click stored)",
+          url: setup.shortUrl,
+          base: "/redirect",
+          label: "bare 302",
+          min: 0.5,
+          p99: connections === 50 ? 30 : null,
+        },
+        { name: "conversion pixel", url: pixelUrl, base: "/gif", label: "bare GIF", min: 0.5, p99: null },
+        {
+          name: "GET /api/ads json",
+          url: adsUrl,
+          base: "/json",
+          label: "bare JSON",
+          min: 0.6,
+          p99: null,
+          headers: apiKey,
+        },
+      ];
+      for (const target of targets) {
+        const base = await load(`${baseline.origin}${target.base}`, connections);
+        const result = await load(target.url, connections, { headers: target.headers });
+        if (target.base === "/redirect") redirects += result["3xx"];
+        const ok =
+          result.errors === 0 &&
+          ratio(result, base) >= target.min &&
+          (target.p99 === null || result.latency.p99 < target.p99);
+        rows.push({
+          database,
+          name: target.name,
+          connections,
+          rps: Math.round(result.requests.average),
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          ratio: describeRatio(result, base, target.label),
+          target: `≥ ${target.min * 100} %${target.p99 ? `, p99 < ${target.p99} ms` : ""}`,
+          ok,
+        });
+      }
+    }
+  } finally {
+    baseline.stop();
+  }
+  return { redirects };
+}
