@@ -7,21 +7,70 @@ export const FIXTURE_SITE = {
   description: "Product analytics for teams who ship every day, with funnels and cohorts.",
 } as const;
 
-/** A small website on 127.0.0.1 with a title, og:site_name and a meta description. */
-export async function startFixtureSite(): Promise<Server> {
-  const page = `<!doctype html>
+/** A 1×1 PNG, for image URL previews. */
+const PIXEL_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+const ORG_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+function page(title: string, head: string, body: string): string {
+  return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
-    <title>${FIXTURE_SITE.title}</title>
-    <meta property="og:site_name" content="${FIXTURE_SITE.siteName}">
-    <meta name="description" content="${FIXTURE_SITE.description}">
+    <title>${title}</title>
+    ${head}
   </head>
-  <body><h1>${FIXTURE_SITE.title}</h1></body>
+  <body>${body}</body>
 </html>`;
-  const site = createServer((_request, response) => {
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    response.end(page);
+}
+
+/**
+ * A partner's website on 127.0.0.1 (another origin than Buddy's):
+ * - `/` has a title, og:site_name and a meta description (onboarding autofill);
+ * - `/landing?org=ID` is a landing page with Buddy's click script for organization ID;
+ * - `/thanks?org=ID` is its sign-up confirmation page with the conversion script (`data-type="signup"`);
+ * - `/ad.png` is an image.
+ * The scripts load from Buddy's origin (E2E_BASE_URL, known once global setup has started it).
+ */
+export async function startFixtureSite(): Promise<Server> {
+  const home = page(
+    FIXTURE_SITE.title,
+    `<meta property="og:site_name" content="${FIXTURE_SITE.siteName}">
+    <meta name="description" content="${FIXTURE_SITE.description}">`,
+    `<h1>${FIXTURE_SITE.title}</h1>`,
+  );
+  const site = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://fixture.invalid");
+    const org = url.searchParams.get("org") ?? "";
+    const buddy = process.env.E2E_BASE_URL ?? "";
+    const html = (body: string) => {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      response.end(body);
+    };
+    if (url.pathname === "/ad.png") {
+      response.writeHead(200, { "content-type": "image/png", "content-length": PIXEL_PNG.length });
+      response.end(PIXEL_PNG);
+    } else if ((url.pathname === "/landing" || url.pathname === "/thanks") && ORG_ID.test(org)) {
+      const landing = url.pathname === "/landing";
+      html(
+        landing
+          ? page(
+              "Fixture landing",
+              `<script src="${buddy}/api/tracking/click.js" data-org="${org}" async></script>`,
+              `<h1>Welcome, partner visitor</h1><a href="/thanks?org=${org}">Sign up</a>`,
+            )
+          : page(
+              "Fixture thanks",
+              `<script src="${buddy}/api/tracking/conversion.js" data-org="${org}" data-type="signup" async></script>`,
+              "<h1>Thanks for signing up</h1>",
+            ),
+      );
+    } else {
+      html(home);
+    }
   });
   await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
   return site;
@@ -32,4 +81,9 @@ export function fixtureHost(): string {
   const host = process.env.E2E_FIXTURE_HOST;
   if (!host) throw new Error("E2E_FIXTURE_HOST is not set: run through playwright's global setup");
   return host;
+}
+
+/** A full URL on the fixture site, e.g. `fixtureUrl("/ad.png")`. */
+export function fixtureUrl(path: string): string {
+  return `http://${fixtureHost()}${path}`;
 }

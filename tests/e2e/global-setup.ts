@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -41,7 +41,10 @@ export default async function globalSetup() {
           subject: mail.subject ?? "",
           text: mail.text ?? "",
         };
-        writeFileSync(path.join(mailDir, `${Date.now()}-${received++}.json`), JSON.stringify(record));
+        // Written aside and renamed, so a spec never reads a half-written mail.
+        const file = path.join(mailDir, `${Date.now()}-${received++}.json`);
+        writeFileSync(`${file}.tmp`, JSON.stringify(record));
+        renameSync(`${file}.tmp`, file);
         callback();
       }, callback);
     },

@@ -8,6 +8,7 @@ function readMails(): Mail[] {
   const dir = process.env.E2E_MAIL_DIR;
   if (!dir) throw new Error("E2E_MAIL_DIR is not set: run through playwright's global setup");
   return readdirSync(dir)
+    .filter((file) => file.endsWith(".json"))
     .sort()
     .map((file) => JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Mail);
 }

@@ -11,7 +11,7 @@ const NAV = [
   ["Settings", "/dashboard/settings"],
 ] as const;
 
-const NOT_BUILT_YET = new Set(["/dashboard", "/dashboard/marketing", "/dashboard/api-docs"]);
+const NOT_BUILT_YET = new Set(["/dashboard", "/dashboard/api-docs"]);
 
 async function signIn(page: Page, token: string) {
   await page.goto("/auth");

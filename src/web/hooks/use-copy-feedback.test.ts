@@ -38,4 +38,13 @@ describe("useCopyFeedback", () => {
     await act(() => expect(result.current.copy("text")).rejects.toThrow("denied"));
     expect(result.current.copied).toBe(false);
   });
+
+  it("markCopied reports copied for 2 seconds for a caller that wrote to the clipboard itself", () => {
+    vi.useFakeTimers();
+    const { result } = renderHook(() => useCopyFeedback());
+    act(() => result.current.markCopied());
+    expect(result.current.copied).toBe(true);
+    act(() => vi.advanceTimersByTime(2000));
+    expect(result.current.copied).toBe(false);
+  });
 });

@@ -1,6 +1,8 @@
+import { renderAdHtml } from "@shared/snippets";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { buildAd } from "@/features/collateral/snippet-copy";
 import { setToken } from "@/lib/session";
 import { fetchCalls, jsonResponse, stubFetch } from "@/testing/fetch-stub";
 import { makeCollateral, makeRelationship } from "@/testing/fixtures";
@@ -8,6 +10,24 @@ import { makeUser, renderApp } from "@/testing/render-app";
 
 const LIST = "GET /api/marketing/collateral?organizationId=org-2";
 const GENERATE = "POST /api/marketing/generate?organizationId=org-2&autoSave=true";
+const SHORTEN = "POST /api/short-url";
+const TRACKED = "http://localhost:3000/api/marketing/redirect?relationshipId=t1&collateralId=a&sig=x";
+const SHORT = "http://localhost:3000/s/Ab3dE9";
+const COMPANY = {
+  name: "Mailfast",
+  website: "https://mailfast.io",
+  description: "Transactional email for developers.",
+  domain: "mailfast.io",
+};
+
+/** jsdom has no clipboard: a plain-text one (the HTML copy falls back to writeText without ClipboardItem). */
+function stubClipboard(refuse = false) {
+  const writeText = vi.fn(async (_text: string) => {
+    if (refuse) throw new DOMException("Write permission denied.", "NotAllowedError");
+  });
+  Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+  return writeText;
+}
 
 function signedIn(routes: Parameters<typeof stubFetch>[0]) {
   setToken("token");
@@ -68,5 +88,71 @@ describe("tool detail → Marketing Collateral", () => {
     await userEvent.click(await card.findByRole("button", { name: "Generate" }));
     expect(await screen.findByText("Failed to generate collateral")).toBeInTheDocument();
     await waitFor(() => expect(card.getByRole("button", { name: "Generate" })).toBeEnabled());
+  });
+
+  it("shares an item: template, live preview and Copy HTML with the tracked short link", async () => {
+    const writeText = stubClipboard();
+    const item = makeCollateral({
+      id: "a",
+      name: "Mailfast for teams",
+      organizationId: "org-2",
+      trackedUrl: TRACKED,
+    });
+    const fetchMock = signedIn({
+      [LIST]: jsonResponse(200, [item]),
+      [SHORTEN]: jsonResponse(201, { shortUrl: SHORT }),
+    });
+    renderApp("/dashboard/tools/t1");
+
+    const entry = within(await screen.findByTestId("tool-collateral-item"));
+    const preview = entry.getByTitle("HTML preview: Mailfast for teams");
+    expect(preview).toHaveAttribute("sandbox", "allow-same-origin");
+    expect(preview.getAttribute("srcdoc")).toContain(
+      renderAdHtml(buildAd(item, COMPANY, item.ctaUrl), "simple"),
+    );
+    expect(entry.getByRole("combobox", { name: "HTML template" })).toHaveTextContent("Simple");
+
+    await userEvent.click(entry.getByRole("combobox", { name: "HTML template" }));
+    await userEvent.click(await screen.findByRole("option", { name: "Card" }));
+    expect(preview.getAttribute("srcdoc")).toContain(
+      renderAdHtml(buildAd(item, COMPANY, item.ctaUrl), "card"),
+    );
+
+    await userEvent.click(entry.getByRole("button", { name: "Copy HTML" }));
+    expect(await screen.findByText("HTML copied to clipboard")).toBeInTheDocument();
+    expect(writeText).toHaveBeenCalledWith(renderAdHtml(buildAd(item, COMPANY, SHORT), "card"));
+    const body = fetchMock.mock.calls[fetchCalls(fetchMock).indexOf(SHORTEN)]?.[1]?.body;
+    expect(JSON.parse(String(body))).toEqual({ longUrl: TRACKED });
+    // The preview itself never asked for a short link.
+    expect(fetchCalls(fetchMock).filter((call) => call === SHORTEN)).toHaveLength(1);
+  });
+
+  it("Copy Text stops with 'Failed to create short URL' and copies nothing", async () => {
+    const writeText = stubClipboard();
+    signedIn({
+      [LIST]: jsonResponse(200, [makeCollateral({ id: "a", organizationId: "org-2", trackedUrl: TRACKED })]),
+      [SHORTEN]: jsonResponse(400, { error: "longUrl must be a tracked link of this platform" }),
+    });
+    renderApp("/dashboard/tools/t1");
+
+    const entry = within(await screen.findByTestId("tool-collateral-item"));
+    await userEvent.click(entry.getByRole("button", { name: "Copy Text" }));
+    expect(await screen.findByText("Failed to create short URL")).toBeInTheDocument();
+    expect(writeText).not.toHaveBeenCalled();
+    await waitFor(() => expect(entry.getByRole("button", { name: "Copy Text" })).toBeEnabled());
+  });
+
+  it("Copy JSON says 'Failed to copy JSON' when the clipboard refuses", async () => {
+    stubClipboard(true);
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    signedIn({
+      [LIST]: jsonResponse(200, [makeCollateral({ id: "a", organizationId: "org-2", trackedUrl: TRACKED })]),
+      [SHORTEN]: jsonResponse(201, { shortUrl: SHORT }),
+    });
+    renderApp("/dashboard/tools/t1");
+
+    const entry = within(await screen.findByTestId("tool-collateral-item"));
+    await userEvent.click(entry.getByRole("button", { name: "Copy JSON" }));
+    expect(await screen.findByText("Failed to copy JSON")).toBeInTheDocument();
   });
 });

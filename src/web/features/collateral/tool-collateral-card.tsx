@@ -1,5 +1,6 @@
 import type { Relationship } from "@shared/relationships";
 import { Megaphone, Sparkles } from "lucide-react";
+import { useMemo } from "react";
 import { EmptyState } from "@/components/empty-state";
 import { QueryError } from "@/components/query-error";
 import { Button } from "@/components/ui/button";
@@ -8,16 +9,27 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { useGenerateCollateralFor, useOrganizationCollateral } from "@/features/collateral/api";
 import { CollateralPreview } from "@/features/collateral/collateral-preview";
+import { CopySnippetButtons } from "@/features/collateral/copy-snippet-buttons";
 
 /**
  * SPEC §2 tool detail: the Buddy's ACTIVE collateral, ready to share. The server also returns
  * drafts the caller wrote for the Buddy; only live ads are shareable, so the rest are left out.
+ * Each one is shared as an HTML, text or JSON snippet with the caller's tracked short link.
  */
 export function ToolCollateralCard({ relationship }: { relationship: Relationship }) {
   const { targetOrg } = relationship;
   const collateral = useOrganizationCollateral(targetOrg.id);
   const generate = useGenerateCollateralFor(targetOrg.id);
   const active = (collateral.data ?? []).filter((item) => item.status === "active");
+  const company = useMemo(
+    () => ({
+      name: targetOrg.name,
+      website: targetOrg.website,
+      description: targetOrg.description,
+      domain: targetOrg.domain,
+    }),
+    [targetOrg.name, targetOrg.website, targetOrg.description, targetOrg.domain],
+  );
 
   return (
     <Card data-testid="tool-collateral">
@@ -52,16 +64,15 @@ export function ToolCollateralCard({ relationship }: { relationship: Relationshi
             </Button>
           </EmptyState>
         ) : (
-          <ul className="grid gap-4 sm:grid-cols-2" aria-label="Marketing collateral">
+          <ul className="grid gap-4" aria-label="Marketing collateral">
             {active.map((item) => (
               <li
                 key={item.id}
                 data-testid="tool-collateral-item"
-                className="grid gap-4 rounded-lg border p-4"
+                className="grid items-start gap-6 rounded-lg border p-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]"
               >
                 <CollateralPreview collateral={item} />
-                {/* SLOT (next issue): this item's Copy HTML, Copy Text and Copy JSON buttons (SPEC §2),
-                    built on tracked short links (SPEC §7 short-url, §8 copy notices). */}
+                <CopySnippetButtons collateral={item} company={company} />
               </li>
             ))}
           </ul>

@@ -5,6 +5,7 @@ import { EmptyState } from "@/components/empty-state";
 import { PageHeader } from "@/components/layout/page-header";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ApiKeysPanel } from "@/features/settings/api-keys/api-keys-panel";
+import { InstallPanel } from "@/features/settings/install/install-panel";
 import { OrganizationProfile } from "@/features/settings/profile/organization-profile";
 
 /** SPEC §2 Settings: six tabs, picked by `?tab=` (default profile). */
@@ -30,7 +31,7 @@ function parseTab(value: string | null): SettingsTab {
 const PANELS: Record<SettingsTab, ReactNode> = {
   profile: <OrganizationProfile />,
   team: null,
-  install: null,
+  install: <InstallPanel />,
   api: <ApiKeysPanel />,
   billing: null,
   notifications: null,

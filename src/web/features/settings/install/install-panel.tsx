@@ -1,0 +1,115 @@
+import { CONVERSION_TYPES } from "@shared/tracking";
+import { Link } from "react-router";
+import { paths } from "@/app/paths";
+import { QueryError } from "@/components/query-error";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { CodeBlock } from "@/features/settings/install/code-block";
+import { CopyScriptButton } from "@/features/settings/install/copy-script-button";
+import {
+  CONVERSION_CALL_EXAMPLE,
+  clickScriptTag,
+  conversionScriptTag,
+  serverConversionExample,
+} from "@/features/settings/install/install-snippets";
+import { useOrganization } from "@/hooks/use-organization";
+
+/**
+ * Settings → Install (SPEC §2): the click-tracking and conversion-tracking scripts, each ready to
+ * paste with the organization's id and this Buddy's address. The page's own origin is the one
+ * users reach Buddy at (PUBLIC_URL), so no configuration is read for it.
+ */
+export function InstallPanel() {
+  const organization = useOrganization();
+
+  if (organization.isPending) {
+    return (
+      <div role="status" aria-label="Loading" className="grid gap-4">
+        <Skeleton className="h-48 w-full rounded-xl" />
+        <Skeleton className="h-64 w-full rounded-xl" />
+      </div>
+    );
+  }
+  if (organization.isError) {
+    return (
+      <QueryError
+        title="Failed to fetch organization data"
+        error={organization.error}
+        onRetry={() => organization.refetch()}
+      />
+    );
+  }
+
+  const origin = window.location.origin;
+  const organizationId = organization.data.id;
+  const clickScript = clickScriptTag(origin, organizationId);
+  const conversionScript = conversionScriptTag(origin, organizationId);
+
+  return (
+    <div className="grid gap-4">
+      <Card data-testid="click-script">
+        <CardHeader>
+          <CardTitle>Click Tracking Script</CardTitle>
+          <CardDescription>
+            Add this script to all of your landing pages. When a visitor arrives through a Buddy's link, it
+            keeps the click id so a later conversion is credited to that Buddy.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-3">
+          <CodeBlock aria-label="Click tracking script">{clickScript}</CodeBlock>
+          <CopyScriptButton script={clickScript} />
+          <ul className="list-disc space-y-1 pl-5 text-muted-foreground text-sm">
+            <li>The script is pre-configured with your organization id.</li>
+            <li>Click ids expire after 30 days.</li>
+          </ul>
+        </CardContent>
+      </Card>
+
+      <Card data-testid="conversion-script">
+        <CardHeader>
+          <CardTitle>Conversion Tracking Script</CardTitle>
+          <CardDescription>
+            Add this script to your conversion confirmation pages, such as the page shown after sign-up. It
+            records the conversion for the Buddy that sent the visitor.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-3">
+          <CodeBlock aria-label="Conversion tracking script">{conversionScript}</CodeBlock>
+          <CopyScriptButton script={conversionScript} />
+          <ul className="list-disc space-y-1 pl-5 text-muted-foreground text-sm">
+            <li>The script is pre-configured with your organization id.</li>
+            <li>
+              Change <code className="font-mono">data-type</code> to the kind of conversion:{" "}
+              {CONVERSION_TYPES.join(", ")}.
+            </li>
+            <li>It needs the click tracking script on your landing pages.</li>
+          </ul>
+          <div className="grid gap-2">
+            <p className="font-medium text-sm">Conversions without a page load</p>
+            <p className="text-muted-foreground text-sm">
+              Once the script is on the page, call it from your own code, with an optional value:
+            </p>
+            <CodeBlock aria-label="Conversion call">{CONVERSION_CALL_EXAMPLE}</CodeBlock>
+          </div>
+          <div className="grid gap-2">
+            <p className="font-medium text-sm">From your server</p>
+            <p className="text-muted-foreground text-sm">
+              Send the click id with an API key instead.{" "}
+              <Link
+                to={`${paths.settings}?tab=api`}
+                className="text-primary underline-offset-4 hover:underline"
+              >
+                Manage API keys
+              </Link>{" "}
+              ·{" "}
+              <Link to={paths.apiDocs} className="text-primary underline-offset-4 hover:underline">
+                View API documentation
+              </Link>
+            </p>
+            <CodeBlock aria-label="Server conversion request">{serverConversionExample(origin)}</CodeBlock>
+          </div>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

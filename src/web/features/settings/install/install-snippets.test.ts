@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import {
+  clickScriptTag,
+  conversionScriptTag,
+  serverConversionExample,
+} from "@/features/settings/install/install-snippets";
+
+describe("install snippets", () => {
+  it("point at this Buddy's scripts with the organization id (CONTRACT §5)", () => {
+    expect(clickScriptTag("https://app.buddy.example", "org-1")).toBe(
+      '<script src="https://app.buddy.example/api/tracking/click.js" data-org="org-1" async></script>',
+    );
+    expect(conversionScriptTag("https://app.buddy.example", "org-1", "purchase")).toBe(
+      '<script src="https://app.buddy.example/api/tracking/conversion.js" data-org="org-1" data-type="purchase" async></script>',
+    );
+  });
+
+  it("escape attribute values", () => {
+    expect(clickScriptTag("https://x.example", 'a"><b')).toContain('data-org="a&quot;&gt;&lt;b"');
+  });
+
+  it("show the server-side conversion with an x-api-key", () => {
+    expect(serverConversionExample("https://x.example")).toBe(
+      [
+        "curl -X POST https://x.example/api/marketing/conversion \\",
+        '  -H "x-api-key: YOUR_API_KEY" \\',
+        '  -H "Content-Type: application/json" \\',
+        `  -d '{"clickId": "CLICK_ID", "type": "purchase", "value": 49}'`,
+      ].join("\n"),
+    );
+  });
+});

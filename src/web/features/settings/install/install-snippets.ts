@@ -1,0 +1,31 @@
+import { escapeHtml } from "@shared/snippets";
+import type { CONVERSION_TYPES } from "@shared/tracking";
+
+/**
+ * CONTRACT §5 install scripts, pre-configured for one organization. `origin` is where Buddy is
+ * served (PUBLIC_URL for its users), so the tags load the scripts from there.
+ */
+export function clickScriptTag(origin: string, organizationId: string): string {
+  return `<script src="${escapeHtml(`${origin}/api/tracking/click.js`)}" data-org="${escapeHtml(organizationId)}" async></script>`;
+}
+
+export function conversionScriptTag(
+  origin: string,
+  organizationId: string,
+  type: (typeof CONVERSION_TYPES)[number] = "signup",
+): string {
+  return `<script src="${escapeHtml(`${origin}/api/tracking/conversion.js`)}" data-org="${escapeHtml(organizationId)}" data-type="${type}" async></script>`;
+}
+
+/** The conversion script's call for conversions that happen without a page load. */
+export const CONVERSION_CALL_EXAMPLE = "window.buddy.conversion('purchase', 49);";
+
+/** CONTRACT §5 server-to-server conversion with an API key (SPEC §7 documented public API). */
+export function serverConversionExample(origin: string): string {
+  return [
+    `curl -X POST ${origin}/api/marketing/conversion \\`,
+    '  -H "x-api-key: YOUR_API_KEY" \\',
+    '  -H "Content-Type: application/json" \\',
+    `  -d '{"clickId": "CLICK_ID", "type": "purchase", "value": 49}'`,
+  ].join("\n");
+}

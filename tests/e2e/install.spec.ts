@@ -1,0 +1,47 @@
+import { expect, test } from "@playwright/test";
+import { createOnboardedAccount } from "./accounts";
+import { signIn } from "./ui";
+
+test("Settings → Install shows both scripts for this organization, served from here, with Copy Script", async ({
+  page,
+  context,
+  request,
+}) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const baseUrl = process.env.E2E_BASE_URL ?? "";
+  const account = await createOnboardedAccount(request, "install");
+  await signIn(page, account.token);
+  await page.goto("/dashboard/settings?tab=install");
+  await expect(page.getByRole("tab", { name: "Install", selected: true })).toBeVisible();
+
+  const clickTag = `<script src="${baseUrl}/api/tracking/click.js" data-org="${account.organizationId}" async></script>`;
+  const conversionTag = `<script src="${baseUrl}/api/tracking/conversion.js" data-org="${account.organizationId}" data-type="signup" async></script>`;
+  const click = page.getByTestId("click-script");
+  const conversion = page.getByTestId("conversion-script");
+  await expect(click.getByLabel("Click tracking script")).toHaveText(clickTag);
+  await expect(click).toContainText("all of your landing pages");
+  await expect(click).toContainText("Click ids expire after 30 days.");
+  await expect(conversion.getByLabel("Conversion tracking script")).toHaveText(conversionTag);
+  await expect(conversion).toContainText("conversion confirmation pages");
+  await expect(conversion.getByLabel("Conversion call")).toHaveText(
+    "window.buddy.conversion('purchase', 49);",
+  );
+  await expect(conversion.getByLabel("Server conversion request")).toContainText(
+    `curl -X POST ${baseUrl}/api/marketing/conversion`,
+  );
+
+  await conversion.getByRole("button", { name: "Copy Script" }).click();
+  await expect(conversion.getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(conversionTag);
+  await expect(conversion.getByRole("button", { name: "Copy Script" })).toBeVisible({ timeout: 4000 });
+  await click.getByRole("button", { name: "Copy Script" }).click();
+  await expect(click.getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(clickTag);
+
+  // What the tags load is there.
+  for (const script of ["click.js", "conversion.js"]) {
+    const response = await request.get(`/api/tracking/${script}`);
+    expect(response.status()).toBe(200);
+    expect(response.headers()["content-type"]).toContain("javascript");
+  }
+});
