@@ -37,7 +37,8 @@ describe("route guards (SPEC §2)", () => {
 
     await expectPath(router, "/dashboard");
     expect(await screen.findByRole("heading", { name: "Overview" })).toBeInTheDocument();
-    expect(fetchCalls(fetchMock)).toEqual(["GET /api/me"]);
+    // Once, on /dashboard: never on /auth. (The overview then loads its own data.)
+    expect(fetchCalls(fetchMock).filter((call) => call === "GET /api/me")).toEqual(["GET /api/me"]);
   });
 
   it("sends a user who has not finished onboarding from the dashboard to /setup", async () => {

@@ -1,5 +1,5 @@
-import { ComingSoonPage } from "@/components/coming-soon-page";
+import { ApiDocsPage } from "@/features/api-docs/api-docs-page";
 
 export function ApiDocsRoute() {
-  return <ComingSoonPage title="API Docs" />;
+  return <ApiDocsPage />;
 }

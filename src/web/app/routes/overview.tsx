@@ -1,5 +1,5 @@
-import { ComingSoonPage } from "@/components/coming-soon-page";
+import { OverviewPage } from "@/features/overview/overview-page";
 
 export function OverviewRoute() {
-  return <ComingSoonPage title="Overview" />;
+  return <OverviewPage />;
 }

@@ -1,0 +1,89 @@
+import { type ReactNode, useId } from "react";
+import { Card, CardContent, CardHeader } from "@/components/ui/card";
+import { buildCurlExample } from "@/features/api-docs/curl-example";
+import { CurlExampleBlock } from "@/features/api-docs/curl-example-block";
+import { DocText } from "@/features/api-docs/doc-text";
+import { KeyBadge } from "@/features/api-docs/key-badge";
+import { MethodBadge } from "@/features/api-docs/method-badge";
+import type { DocumentedOperation } from "@/features/api-docs/openapi-operations";
+import { ParametersTable } from "@/features/api-docs/parameters-table";
+import { RequestBodyFields } from "@/features/api-docs/request-body-fields";
+import { ResponsesList } from "@/features/api-docs/responses-list";
+
+function OperationSection({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="grid grid-cols-1 gap-2">
+      <h4 className="font-medium text-muted-foreground text-xs uppercase tracking-wide">{title}</h4>
+      {children}
+    </section>
+  );
+}
+
+/** One operation of the published document: address, key requirement, inputs, outputs, example. */
+export function OperationCard({ operation }: { operation: DocumentedOperation }) {
+  const headingId = useId();
+
+  return (
+    <article
+      data-testid="api-operation"
+      data-operation={operation.id}
+      aria-labelledby={headingId}
+      className="min-w-0"
+    >
+      <Card className="gap-5">
+        <CardHeader className="gap-2">
+          <div className="flex min-w-0 items-start gap-2">
+            <MethodBadge method={operation.method} />
+            <code data-testid="operation-url" className="min-w-0 break-all font-mono text-sm">
+              {operation.url}
+            </code>
+          </div>
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 id={headingId} className="font-semibold">
+              {operation.summary}
+            </h3>
+            <KeyBadge needsApiKey={operation.needsApiKey} />
+          </div>
+        </CardHeader>
+        <CardContent className="grid grid-cols-1 gap-5">
+          {operation.description ? (
+            <p className="text-sm leading-relaxed">
+              <DocText text={operation.description} />
+            </p>
+          ) : null}
+          {operation.needsApiKey && operation.apiKeyHeader ? (
+            <p className="text-sm">
+              Send your API key in the <code className="font-mono">{operation.apiKeyHeader}</code> header.
+            </p>
+          ) : null}
+          {operation.parameters.length > 0 ? (
+            <OperationSection title="Parameters">
+              <ParametersTable parameters={operation.parameters} />
+            </OperationSection>
+          ) : null}
+          {operation.requestBody ? (
+            <OperationSection
+              title={operation.requestBody.required ? "Request body (required)" : "Request body"}
+            >
+              <RequestBodyFields
+                schema={operation.requestBody.schema}
+                contentType={operation.requestBody.contentType}
+              />
+            </OperationSection>
+          ) : null}
+          {operation.responses.length > 0 ? (
+            <OperationSection title="Responses">
+              <ResponsesList responses={operation.responses} />
+            </OperationSection>
+          ) : null}
+          <OperationSection title="Example">
+            <CurlExampleBlock
+              command={buildCurlExample(operation)}
+              label={`curl example for ${operation.id}`}
+            />
+          </OperationSection>
+        </CardContent>
+      </Card>
+    </article>
+  );
+}

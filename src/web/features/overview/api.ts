@@ -1,0 +1,32 @@
+import type { Relationship } from "@shared/relationships";
+import type { Activity, DailyMetrics, Metrics } from "@shared/tracking";
+import { useQuery } from "@tanstack/react-query";
+
+export const CLICKS_METRICS_PATH = "/api/metrics/clicks";
+export const LEADS_METRICS_PATH = "/api/metrics/leads";
+export const DAILY_METRICS_PATH = "/api/metrics/daily";
+export const ACTIVITY_PATH = "/api/activity";
+/** The same key as the Buddies page, so both share one cache entry and one invalidation. */
+const RELATIONSHIPS_PATH = "/api/relationships";
+
+export function useClicksMetrics() {
+  return useQuery<Metrics>({ queryKey: [CLICKS_METRICS_PATH] });
+}
+
+export function useLeadsMetrics() {
+  return useQuery<Metrics>({ queryKey: [LEADS_METRICS_PATH] });
+}
+
+/** 30 days, oldest first, zeros included (the server fills the gaps). */
+export function useDailyMetrics() {
+  return useQuery<DailyMetrics>({ queryKey: [DAILY_METRICS_PATH] });
+}
+
+/** Newest first. */
+export function useActivity() {
+  return useQuery<Activity>({ queryKey: [ACTIVITY_PATH] });
+}
+
+export function useRelationshipList() {
+  return useQuery<Relationship[]>({ queryKey: [RELATIONSHIPS_PATH] });
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import {
+  chartLayout,
+  labelledDayIndexes,
+  niceScale,
+  seriesPoints,
+  summarizeDailyMetrics,
+} from "@/features/overview/chart-geometry";
+import { makeDailyMetrics } from "@/features/overview/daily-metrics-fixture";
+
+describe("niceScale", () => {
+  it("rounds the top of the axis up to whole, round steps", () => {
+    expect(niceScale(0)).toEqual({ max: 1, ticks: [0, 1] });
+    expect(niceScale(7)).toEqual({ max: 8, ticks: [0, 2, 4, 6, 8] });
+    expect(niceScale(120)).toEqual({ max: 150, ticks: [0, 50, 100, 150] });
+  });
+});
+
+describe("labelledDayIndexes", () => {
+  it("labels fewer days on a phone than on a wide screen, always including the latest day", () => {
+    const phone = labelledDayIndexes(30, chartLayout(320));
+    const wide = labelledDayIndexes(30, chartLayout(1000));
+    expect(phone.at(-1)).toBe(29);
+    expect(wide.at(-1)).toBe(29);
+    expect(phone.length).toBeLessThanOrEqual(6);
+    expect(wide.length).toBeGreaterThan(phone.length);
+  });
+});
+
+describe("seriesPoints", () => {
+  it("places one point per day, from the left edge to the right edge of the plot", () => {
+    const days = makeDailyMetrics();
+    const points = seriesPoints(days, "clicksSent", chartLayout(640), 10).split(" ");
+    expect(points).toHaveLength(30);
+    expect(points[0]?.startsWith("44,")).toBe(true);
+    expect(points[29]?.startsWith("620,")).toBe(true);
+  });
+});
+
+describe("summarizeDailyMetrics", () => {
+  it("names the period and each series' total", () => {
+    const days = makeDailyMetrics({ 0: { clicksSent: 2 }, 29: { clicksSent: 3, leadsReceived: 1 } });
+    expect(summarizeDailyMetrics(days)).toBe(
+      "Clicks and leads per day, Feb 1 to Mar 2. Totals: clicks sent 5, clicks received 0, leads sent 0, leads received 1.",
+    );
+  });
+});

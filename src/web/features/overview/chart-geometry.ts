@@ -1,0 +1,135 @@
+import type { DailyMetrics } from "@shared/tracking";
+
+export type DayMetrics = DailyMetrics[number];
+export type SeriesKey = Exclude<keyof DayMetrics, "day">;
+
+export type ChartSeries = {
+  key: SeriesKey;
+  label: string;
+  /** Text colour class; lines, points and the legend draw with `currentColor`. */
+  colour: string;
+  /** Received series are dashed, so the chart does not rely on colour alone. */
+  dashed: boolean;
+};
+
+export const CHART_SERIES: ChartSeries[] = [
+  { key: "clicksSent", label: "Clicks sent", colour: "text-sky-600 dark:text-sky-400", dashed: false },
+  {
+    key: "clicksReceived",
+    label: "Clicks received",
+    colour: "text-violet-600 dark:text-violet-400",
+    dashed: true,
+  },
+  { key: "leadsSent", label: "Leads sent", colour: "text-emerald-600 dark:text-emerald-400", dashed: false },
+  {
+    key: "leadsReceived",
+    label: "Leads received",
+    colour: "text-amber-600 dark:text-amber-400",
+    dashed: true,
+  },
+];
+
+export const CHART_HEIGHT = 240;
+/**
+ * Room for the y tick labels and axis title (left) and the date labels and axis title (bottom). The
+ * right margin holds half of the centred label under the latest day (the SVG does not clip).
+ */
+const MARGIN = { top: 12, right: 20, bottom: 40, left: 44 };
+/** Date labels are ~40 px wide at 11 px; keep at least this much between their centres. */
+const MIN_LABEL_SPACING = 56;
+
+export type ChartLayout = {
+  width: number;
+  height: number;
+  left: number;
+  top: number;
+  plotWidth: number;
+  plotHeight: number;
+};
+
+/**
+ * The viewBox matches the measured width in pixels, so text keeps its real size on a 375 px phone
+ * and on a wide screen alike (a fixed viewBox would shrink or blow up the labels).
+ */
+export function chartLayout(width: number, height: number = CHART_HEIGHT): ChartLayout {
+  return {
+    width,
+    height,
+    left: MARGIN.left,
+    top: MARGIN.top,
+    plotWidth: Math.max(width - MARGIN.left - MARGIN.right, 1),
+    plotHeight: height - MARGIN.top - MARGIN.bottom,
+  };
+}
+
+/** A y axis for whole counts: 0 to a round maximum in at most `maxTicks` integer steps. */
+export function niceScale(maxValue: number, maxTicks = 4): { max: number; ticks: number[] } {
+  const target = Math.max(maxValue, 1);
+  const raw = target / maxTicks;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const nice = [1, 2, 5, 10].map((factor) => factor * magnitude).find((candidate) => candidate >= raw) ?? raw;
+  const step = Math.max(1, Math.ceil(nice));
+  const max = Math.ceil(target / step) * step;
+  return { max, ticks: Array.from({ length: max / step + 1 }, (_, index) => index * step) };
+}
+
+export function xPosition(layout: ChartLayout, index: number, count: number): number {
+  if (count <= 1) return layout.left + layout.plotWidth / 2;
+  return layout.left + (index * layout.plotWidth) / (count - 1);
+}
+
+export function yPosition(layout: ChartLayout, value: number, max: number): number {
+  return layout.top + layout.plotHeight - (value / max) * layout.plotHeight;
+}
+
+/** The `points` attribute of one series' polyline. */
+export function seriesPoints(days: DailyMetrics, key: SeriesKey, layout: ChartLayout, max: number): string {
+  return days
+    .map(
+      (day, index) =>
+        `${round(xPosition(layout, index, days.length))},${round(yPosition(layout, day[key], max))}`,
+    )
+    .join(" ");
+}
+
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+/** Which days get a date label: counted back from today, so the latest day is always labelled. */
+export function labelledDayIndexes(count: number, layout: ChartLayout): number[] {
+  if (count === 0) return [];
+  const spacing = count > 1 ? layout.plotWidth / (count - 1) : layout.plotWidth;
+  const step = Math.max(1, Math.ceil(MIN_LABEL_SPACING / spacing));
+  const indexes: number[] = [];
+  for (let index = count - 1; index >= 0; index -= step) indexes.unshift(index);
+  return indexes;
+}
+
+/** Days arrive as `YYYY-MM-DD` (UTC); read them in UTC so no time zone shifts the date. */
+const DAY_FORMAT = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+
+export function formatDay(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? day : DAY_FORMAT.format(date);
+}
+
+export function describeDay(day: DayMetrics): string {
+  const values = CHART_SERIES.map((series) => `${series.label.toLowerCase()} ${day[series.key]}`);
+  return `${formatDay(day.day)}: ${values.join(", ")}`;
+}
+
+/** The chart's text alternative: the period and each series' total. */
+export function summarizeDailyMetrics(days: DailyMetrics): string {
+  const first = days[0];
+  const last = days[days.length - 1];
+  if (!first || !last) return "Clicks and leads per day: no data.";
+  const totals = CHART_SERIES.map(
+    (series) => `${series.label.toLowerCase()} ${days.reduce((sum, day) => sum + day[series.key], 0)}`,
+  );
+  return `Clicks and leads per day, ${formatDay(first.day)} to ${formatDay(last.day)}. Totals: ${totals.join(", ")}.`;
+}
+
+export function maxDailyValue(days: DailyMetrics): number {
+  return Math.max(0, ...days.flatMap((day) => CHART_SERIES.map((series) => day[series.key])));
+}

@@ -1,0 +1,16 @@
+import type { DailyMetrics } from "@shared/tracking";
+
+/** Test data: 30 days from 2025-02-01, all zero except the days given by index. */
+export function makeDailyMetrics(
+  overrides: Record<number, Partial<Omit<DailyMetrics[number], "day">>> = {},
+): DailyMetrics {
+  const start = Date.parse("2025-02-01T00:00:00.000Z");
+  return Array.from({ length: 30 }, (_, index) => ({
+    day: new Date(start + index * 86_400_000).toISOString().slice(0, 10),
+    clicksSent: 0,
+    clicksReceived: 0,
+    leadsSent: 0,
+    leadsReceived: 0,
+    ...overrides[index],
+  }));
+}

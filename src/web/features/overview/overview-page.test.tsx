@@ -1,0 +1,170 @@
+import type { Activity } from "@shared/tracking";
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { setToken } from "@/lib/session";
+import { jsonResponse, stubFetch } from "@/testing/fetch-stub";
+import { makeOrganization, makeRelationship } from "@/testing/fixtures";
+import { makeUser, renderApp } from "@/testing/render-app";
+import { makeDailyMetrics } from "./daily-metrics-fixture";
+
+/** The lazy route, the session and six requests load first; a busy machine needs more than 1 s. */
+const FIRST_LOAD = { timeout: 5000 };
+
+const RELATIONSHIPS = [
+  makeRelationship({ id: "b1" }),
+  makeRelationship({ id: "b2", targetOrg: { id: "o3", name: "Chatly" } }),
+  makeRelationship({ id: "b3", status: "suggested" }),
+  makeRelationship({ id: "b4", status: "deleted" }),
+  makeRelationship({ id: "c1", type: "competitor", targetOrg: { id: "o5", name: "Rival" } }),
+];
+
+const ACTIVITY: Activity = [
+  {
+    kind: "lead_received",
+    at: new Date(Date.now() - 5 * 60_000).toISOString(),
+    organization: { id: "o2", name: "Mailfast" },
+    detail: "signup",
+  },
+  {
+    kind: "click_sent",
+    at: "2025-01-01T00:00:00.000Z",
+    organization: { id: "o3", name: "Chatly" },
+    detail: null,
+  },
+  {
+    kind: "new_buddy",
+    at: "2024-12-31T00:00:00.000Z",
+    organization: { id: "o3", name: "Chatly" },
+    detail: null,
+  },
+];
+
+type Routes = Parameters<typeof stubFetch>[0];
+
+function signedIn(overrides: Routes = {}) {
+  setToken("token");
+  return stubFetch({
+    "GET /api/me": jsonResponse(200, { user: makeUser() }),
+    "GET /api/relationships": jsonResponse(200, RELATIONSHIPS),
+    "GET /api/metrics/clicks": jsonResponse(200, { sent: 12, received: 34 }),
+    "GET /api/metrics/leads": jsonResponse(200, { sent: 5, received: 7 }),
+    "GET /api/metrics/daily": jsonResponse(
+      200,
+      makeDailyMetrics({ 3: { clicksSent: 4 }, 29: { leadsReceived: 2 } }),
+    ),
+    "GET /api/activity": jsonResponse(200, ACTIVITY),
+    "GET /api/organization": jsonResponse(200, makeOrganization()),
+    ...overrides,
+  });
+}
+
+/** The six cards once every number has loaded (or failed). */
+async function statCards() {
+  await screen.findAllByTestId("stat-card", {}, FIRST_LOAD);
+  await waitFor(() => expect(screen.queryAllByTestId("stat-value-loading")).toHaveLength(0), FIRST_LOAD);
+  return screen.getAllByTestId("stat-card").map((card) => ({
+    label: within(card).getByText((_, element) => element?.getAttribute("data-slot") === "card-title")
+      .textContent,
+    value: within(card).getByTestId("stat-value").textContent,
+    href: card.getAttribute("href"),
+  }));
+}
+
+// The whole app renders per test (lazy route included); a busy machine can pass the 5 s default.
+describe("Overview page", { timeout: 15_000 }, () => {
+  it("shows the six SPEC cards with the server's numbers, each linking to its page", async () => {
+    signedIn();
+    renderApp("/dashboard");
+
+    expect(await statCards()).toEqual([
+      { label: "Buddies", value: "2", href: "/dashboard/tools" },
+      { label: "Clicks Sent", value: "12", href: "/dashboard/marketing" },
+      { label: "Clicks Received", value: "34", href: "/dashboard/marketing" },
+      { label: "Leads Sent", value: "5", href: "/dashboard/marketing" },
+      { label: "Leads Received", value: "7", href: "/dashboard/marketing" },
+      { label: "Competitors", value: "1", href: "/dashboard/competitors" },
+    ]);
+    for (const text of [
+      "Total outbound clicks",
+      "Total inbound clicks",
+      "Leads shared with partners",
+      "Leads from partners",
+    ]) {
+      expect(screen.getByText(text)).toBeInTheDocument();
+    }
+  });
+
+  it("shows the organization profile", async () => {
+    signedIn();
+    renderApp("/dashboard");
+
+    const profile = await screen.findByTestId("organization-profile");
+    expect(await within(profile).findByTestId("organization-name", {}, FIRST_LOAD)).toHaveTextContent("Acme");
+    expect(within(profile).getByRole("link", { name: "acme.com" })).toHaveAttribute(
+      "href",
+      "https://acme.com",
+    );
+    expect(profile).toHaveTextContent("Software");
+    expect(profile).toHaveTextContent("50 employees");
+    expect(profile).toHaveTextContent("Acme makes collaboration software.");
+    expect(within(profile).getByTestId("org-logo")).toBeInTheDocument();
+  });
+
+  it("lists recent activity newest first, one sentence and a relative time each", async () => {
+    signedIn();
+    renderApp("/dashboard");
+
+    const items = await screen.findAllByTestId("activity-item", {}, FIRST_LOAD);
+    expect(items.map((item) => item.querySelector("span + span")?.textContent)).toEqual([
+      "Lead (signup) received from Mailfast",
+      "Click sent to Chatly",
+      "New Buddy: Chatly",
+    ]);
+    expect(within(items[0] as HTMLElement).getByText("5 minutes ago")).toBeInTheDocument();
+    expect(screen.queryByText("No recent activity to show.")).not.toBeInTheDocument();
+  });
+
+  it("says 'No recent activity to show.' when the list is empty", async () => {
+    signedIn({ "GET /api/activity": jsonResponse(200, []) });
+    renderApp("/dashboard");
+    expect(await screen.findByText("No recent activity to show.", {}, FIRST_LOAD)).toBeInTheDocument();
+    expect(screen.queryAllByTestId("activity-item")).toHaveLength(0);
+  });
+
+  it("draws the 30 days of all four series with a legend and a text summary", async () => {
+    signedIn();
+    renderApp("/dashboard");
+
+    const chart = await screen.findByRole("img", { name: "Clicks and leads, last 30 days" }, FIRST_LOAD);
+    expect(within(chart).getAllByTestId("chart-day")).toHaveLength(30);
+    expect(within(chart).getAllByTestId("chart-point")).toHaveLength(120);
+    for (const line of within(chart).getAllByTestId("chart-line")) {
+      expect(line.getAttribute("points")?.split(" ")).toHaveLength(30);
+    }
+    expect(chart).toHaveAccessibleDescription(
+      "Clicks and leads per day, Feb 1 to Mar 2. Totals: clicks sent 4, clicks received 0, leads sent 0, leads received 2.",
+    );
+    expect(
+      within(screen.getByTestId("chart-legend"))
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["Clicks sent", "Clicks received", "Leads sent", "Leads received"]);
+    expect(within(chart).getAllByTestId("chart-x-label").at(-1)).toHaveTextContent("Mar 2");
+  });
+
+  it("names each failed source with its SPEC text and keeps the other cards", async () => {
+    signedIn({
+      "GET /api/metrics/clicks": jsonResponse(500, { message: "Internal Server Error" }),
+      "GET /api/metrics/leads": jsonResponse(500, { message: "Internal Server Error" }),
+      "GET /api/organization": jsonResponse(500, { message: "Internal Server Error" }),
+    });
+    renderApp("/dashboard");
+
+    expect(await screen.findByText("Failed to fetch clicks metrics", {}, FIRST_LOAD)).toBeInTheDocument();
+    expect(await screen.findByText("Failed to fetch leads metrics")).toBeInTheDocument();
+    expect(await screen.findByText("Failed to fetch organization data")).toBeInTheDocument();
+    expect(screen.getAllByRole("alert")).toHaveLength(3);
+    const cards = await statCards();
+    expect(cards.map((card) => card.value)).toEqual(["2", "—", "—", "—", "—", "1"]);
+  });
+});

@@ -1,0 +1,51 @@
+import type { LucideIcon } from "lucide-react";
+import { Link } from "react-router";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+
+const NUMBER_FORMAT = new Intl.NumberFormat("en-US");
+
+export type StatCardProps = {
+  /** Stable id for tests and e2e selectors (`data-stat`), e.g. `clicks-sent`. */
+  id: string;
+  label: string;
+  description: string;
+  icon: LucideIcon;
+  href: string;
+  value: number | undefined;
+  status: "pending" | "error" | "success";
+};
+
+/** One overview number; the whole card links to the page where that number comes from. */
+export function StatCard({ id, label, description, icon: Icon, href, value, status }: StatCardProps) {
+  return (
+    <Link
+      to={href}
+      data-testid="stat-card"
+      data-stat={id}
+      className="group rounded-xl outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+    >
+      <Card className="h-full gap-2 py-4 transition-colors group-hover:border-primary/40 group-hover:bg-accent/40">
+        <CardHeader className="flex items-center justify-between gap-2 px-4 sm:px-5">
+          <CardTitle className="font-medium text-sm">{label}</CardTitle>
+          <Icon aria-hidden="true" className="size-4 text-muted-foreground" />
+        </CardHeader>
+        <CardContent className="grid gap-1 px-4 sm:px-5">
+          {status === "pending" ? (
+            <Skeleton data-testid="stat-value-loading" className="h-8 w-16" />
+          ) : (
+            <p data-testid="stat-value" className="font-semibold text-2xl tabular-nums">
+              {/* A failed source is explained once above the grid; the card only says it has no number. */}
+              {status === "error" || value === undefined ? (
+                <span title="Not available">—</span>
+              ) : (
+                NUMBER_FORMAT.format(value)
+              )}
+            </p>
+          )}
+          <p className="text-muted-foreground text-xs">{description}</p>
+        </CardContent>
+      </Card>
+    </Link>
+  );
+}
