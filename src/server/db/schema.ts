@@ -14,6 +14,9 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { COLLATERAL_STATUSES, COLLATERAL_TYPES } from "../../shared/collateral";
+import { RELATIONSHIP_STATUSES, RELATIONSHIP_TYPES } from "../../shared/relationships";
+import { CONVERSION_TYPES } from "../../shared/tracking";
 
 const id = () =>
   text()
@@ -134,9 +137,6 @@ export const memberships = pgTable(
 
 // ── Relationships ───────────────────────────────────────────────────────────
 
-export const RELATIONSHIP_TYPES = ["competitor", "complement"] as const;
-export const RELATIONSHIP_STATUSES = ["active", "archived", "suggested", "deleted"] as const;
-
 /**
  * One row per (source, target) pair: SPEC §4's add rules update the pair's row rather than
  * adding another. An active competitor row is a block-list entry (CONTRACT §4).
@@ -190,9 +190,6 @@ export const appState = pgTable("app_state", {
 });
 
 // ── Marketing ───────────────────────────────────────────────────────────────
-
-export const COLLATERAL_TYPES = ["email_cta", "in_app_message", "other"] as const;
-export const COLLATERAL_STATUSES = ["draft", "active", "archived"] as const;
 
 /**
  * An ad for `organizationId` (the company it advertises, CONTRACT §5). A company writes its own,
@@ -285,8 +282,6 @@ export const clickEvents = pgTable(
   },
   (t) => [index().on(t.sourceOrgId, t.occurredAt), index().on(t.targetOrgId, t.occurredAt)],
 );
-
-export const CONVERSION_TYPES = ["signup", "trial", "purchase", "upgrade", "activation", "referral"] as const;
 
 /** A lead: one per click and type, enforced by the unique index, not by reading first. */
 export const conversions = pgTable(
