@@ -6,7 +6,7 @@ import { z } from "zod";
 import { badRequest } from "../../errors";
 import { requireApiKey } from "../../plugins/auth";
 import { API_TAGS } from "../../plugins/openapi";
-import { recordConversion } from "./conversions.service";
+import { createConversionRecorder } from "./conversions.service";
 
 const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
 const resultSchema = z.object({ id: z.string(), duplicate: z.boolean() });
@@ -14,6 +14,7 @@ const TYPE_MESSAGE = `type is required: one of ${CONVERSION_TYPES.join(", ")}`;
 
 export async function conversionsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const record = createConversionRecorder(app.db);
 
   // Server to server: the key of the organization that received the click (CONTRACT §5).
   r.post(
@@ -40,7 +41,7 @@ export async function conversionsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { organizationId } = requireApiKey(request);
-      const result = await recordConversion(app.db, { organizationId, ...request.body });
+      const result = await record({ organizationId, ...request.body });
       return reply.code(result.duplicate ? 200 : 201).send(result);
     },
   );
@@ -70,7 +71,7 @@ export async function conversionsRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const type = CONVERSION_TYPES.find((t) => t === request.query.type);
       if (!type) throw badRequest(TYPE_MESSAGE);
-      await recordConversion(app.db, {
+      await record({
         organizationId: request.query.org ?? "",
         clickId: request.params.clickId,
         type,

@@ -1,5 +1,6 @@
 import { CLICK_ID_TTL_MS, type ConversionType } from "@shared/tracking";
 import { and, eq, sql } from "drizzle-orm";
+import { LRUCache } from "lru-cache";
 import type { Db } from "../../db/client";
 import { clickEvents, conversions, pairDailyStats } from "../../db/schema";
 import { notFound } from "../../errors";
@@ -76,4 +77,21 @@ export async function recordConversion(
     if (!existing) throw new Error("conversion vanished");
     return { id: existing.id, duplicate: true };
   });
+}
+
+/**
+ * Pixels fire again on every reload of a thank-you page. Conversions already recorded are
+ * remembered for an hour, so a repeat answers `duplicate` from memory; the unique index stays the
+ * only judge of what is new. Keyed by organization, so another organization never hits it.
+ */
+export function createConversionRecorder(db: Db) {
+  const known = new LRUCache<string, ConversionResult>({ max: 100_000, ttl: 60 * 60_000 });
+  return async (input: Parameters<typeof recordConversion>[1]): Promise<ConversionResult> => {
+    const key = `${input.organizationId}|${input.clickId}|${input.type}`;
+    const hit = known.get(key);
+    if (hit) return { id: hit.id, duplicate: true };
+    const result = await recordConversion(db, input);
+    known.set(key, result);
+    return result;
+  };
 }
