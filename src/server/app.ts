@@ -65,6 +65,9 @@ export type AppDeps = {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
+  // main.ts loads or generates it; without it no tracked link could be signed.
+  if (!config.appSecret) throw new Error("APP_SECRET is required to sign tracked links");
+  const appSecret = config.appSecret;
   const app = Fastify({
     logger: deps.logger ?? loggerOptions(config.logLevel, false),
     trustProxy: config.trustProxy,
@@ -112,13 +115,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       redis,
     }),
   );
-  if (!config.appSecret) throw new Error("APP_SECRET is required to sign tracked links");
-  const tracker = createTracker(deps.db, config.appSecret);
+  const tracker = createTracker(deps.db, appSecret);
   app.decorate("tracker", tracker);
-  app.decorate(
-    "ads",
-    createAdsService({ db: deps.db, publicUrl: config.publicUrl, secret: config.appSecret }),
-  );
+  app.decorate("ads", createAdsService({ db: deps.db, publicUrl: config.publicUrl, secret: appSecret }));
   // CONTRACT §6: the cached eligible ads are dropped whenever collateral or relationships change.
   app.addHook("onResponse", async (request, reply) => {
     if (request.method === "GET" || reply.statusCode >= 400) return;
