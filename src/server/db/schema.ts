@@ -24,6 +24,15 @@ const id = () =>
     .$defaultFn(() => crypto.randomUUID());
 const createdAt = () => timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow();
 const time = () => timestamp({ withTimezone: true, mode: "date" });
+// Rows that belong to an organization or a user go with it.
+const organizationRef = () =>
+  text()
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" });
+const userRef = () =>
+  text()
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" });
 
 // ── Accounts ────────────────────────────────────────────────────────────────
 
@@ -42,9 +51,7 @@ export const sessions = pgTable(
   "sessions",
   {
     id: id(),
-    userId: text()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     tokenHash: text().notNull().unique(),
     createdAt: createdAt(),
     expiresAt: time().notNull(),
@@ -61,9 +68,7 @@ export const oneTimeTokens = pgTable(
   "one_time_tokens",
   {
     id: id(),
-    userId: text()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     purpose: text({ enum: ONE_TIME_TOKEN_PURPOSES }).notNull(),
     tokenHash: text().notNull().unique(),
     createdAt: createdAt(),
@@ -118,12 +123,8 @@ export const memberships = pgTable(
   "memberships",
   {
     id: id(),
-    organizationId: text()
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    userId: text()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    organizationId: organizationRef(),
+    userId: userRef(),
     role: text({ enum: MEMBERSHIP_ROLES }).notNull().default("member"),
     status: text({ enum: MEMBERSHIP_STATUSES }).notNull().default("pending"),
     createdAt: createdAt(),
@@ -145,12 +146,8 @@ export const relationships = pgTable(
   "relationships",
   {
     id: id(),
-    sourceOrgId: text()
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    targetOrgId: text()
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    sourceOrgId: organizationRef(),
+    targetOrgId: organizationRef(),
     type: text({ enum: RELATIONSHIP_TYPES }).notNull(),
     status: text({ enum: RELATIONSHIP_STATUSES }).notNull(),
     notes: text(),
@@ -171,12 +168,8 @@ export const relationships = pgTable(
 export const dismissedSuggestions = pgTable(
   "dismissed_suggestions",
   {
-    organizationId: text()
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    targetOrgId: text()
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: organizationRef(),
+    targetOrgId: organizationRef(),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.targetOrgId] })],
@@ -199,12 +192,8 @@ export const collateral = pgTable(
   "collateral",
   {
     id: id(),
-    organizationId: text()
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    createdByOrganizationId: text()
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: organizationRef(),
+    createdByOrganizationId: organizationRef(),
     type: text({ enum: COLLATERAL_TYPES }).notNull().default("email_cta"),
     name: text().notNull(),
     description: text().notNull(),
@@ -223,9 +212,7 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: id(),
-    organizationId: text()
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: organizationRef(),
     name: text().notNull(),
     prefix: text().notNull(),
     last4: text().notNull(),

@@ -1,21 +1,8 @@
-import type { ReactNode } from "react";
-import { externalHref } from "@/components/external-link-button";
-import { OrgLogo } from "@/components/org-logo";
+import { formatSize, NOT_SET, OrgIdentity, ProfileFact } from "@/components/org-profile";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { LoadError } from "@/features/overview/load-error";
 import { useOrganization } from "@/hooks/use-organization";
-
-const NOT_SET = "—";
-
-function ProfileFact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid gap-1">
-      <dt className="text-muted-foreground text-xs">{label}</dt>
-      <dd className="text-sm">{children}</dd>
-    </div>
-  );
-}
 
 function ProfileSkeleton() {
   return (
@@ -56,25 +43,17 @@ export function OrganizationProfileCard() {
           />
         ) : org ? (
           <>
-            <div className="flex items-center gap-3">
-              <OrgLogo domain={org.domain} name={org.name} logoUrl={org.logoUrl} className="size-14" />
-              <div className="grid min-w-0 gap-1">
+            <OrgIdentity
+              org={org}
+              title={
                 <p data-testid="organization-name" className="truncate font-semibold text-lg">
                   {org.name}
                 </p>
-                <a
-                  href={externalHref(org.website)}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  className="truncate text-primary text-sm underline-offset-4 hover:underline"
-                >
-                  {org.website}
-                </a>
-              </div>
-            </div>
+              }
+            />
             <dl className="grid grid-cols-2 gap-4">
               <ProfileFact label="Industry">{org.industry || NOT_SET}</ProfileFact>
-              <ProfileFact label="Size">{org.size === null ? NOT_SET : `${org.size} employees`}</ProfileFact>
+              <ProfileFact label="Size">{formatSize(org.size)}</ProfileFact>
             </dl>
             <dl>
               <ProfileFact label="Description">
