@@ -38,8 +38,15 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   };
 }
 
-export async function openPostgres(connectionString: string): Promise<Database> {
+export async function openPostgres(
+  connectionString: string,
+  onIdleError: (error: Error) => void = (error) =>
+    console.error("PostgreSQL idle connection error:", error.message),
+): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle connection dropped by the server (restart, failover, a dropped database) must not
+  // crash the process: the pool opens a new one on the next query.
+  pool.on("error", onIdleError);
   // Fail fast with a clear error when the server is unreachable.
   const probe = await pool.connect();
   probe.release();
