@@ -18,9 +18,58 @@ type FormFieldProps<TValues extends FieldValues, TOutput> = Omit<
 };
 
 /**
- * A labelled text input bound to react-hook-form, with its zod message underneath and the
- * aria wiring (aria-invalid, aria-describedby) that screen readers and tests rely on.
+ * Binds a control to react-hook-form with the aria wiring (aria-invalid, aria-describedby) that
+ * screen readers and tests rely on; FormField and FormTextarea share it.
  */
+export function useBoundField<TValues extends FieldValues, TOutput>(
+  control: Control<TValues, unknown, TOutput>,
+  name: FieldPath<TValues>,
+) {
+  const { field, fieldState } = useController({ control, name });
+  const id = useId();
+  const messageId = `${id}-message`;
+  const error = fieldState.error?.message;
+  return {
+    frame: { id, messageId, error },
+    controlProps: {
+      id,
+      "aria-invalid": error ? true : undefined,
+      "aria-describedby": error ? messageId : undefined,
+      ...field,
+      value: field.value ?? "",
+    },
+  };
+}
+
+/** Label row, the control, and the zod message underneath. */
+export function FieldFrame({
+  id,
+  messageId,
+  error,
+  label,
+  labelAction,
+  children,
+}: {
+  id: string;
+  messageId: string;
+  error: string | undefined;
+  label: string;
+  labelAction?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div data-slot="form-field" className="grid gap-2">
+      <div className="flex items-center justify-between gap-2">
+        <Label htmlFor={id}>{label}</Label>
+        {labelAction}
+      </div>
+      {children}
+      <FormMessage id={messageId}>{error}</FormMessage>
+    </div>
+  );
+}
+
+/** A labelled text input bound to react-hook-form, with its zod message underneath. */
 function FormField<TValues extends FieldValues, TOutput = TValues>({
   control,
   name,
@@ -29,28 +78,12 @@ function FormField<TValues extends FieldValues, TOutput = TValues>({
   children,
   ...inputProps
 }: FormFieldProps<TValues, TOutput>) {
-  const { field, fieldState } = useController({ control, name });
-  const id = useId();
-  const messageId = `${id}-message`;
-  const error = fieldState.error?.message;
-
+  const { frame, controlProps } = useBoundField(control, name);
   return (
-    <div data-slot="form-field" className="grid gap-2">
-      <div className="flex items-center justify-between gap-2">
-        <Label htmlFor={id}>{label}</Label>
-        {labelAction}
-      </div>
-      <Input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? messageId : undefined}
-        {...inputProps}
-        {...field}
-        value={field.value ?? ""}
-      />
+    <FieldFrame {...frame} label={label} labelAction={labelAction}>
+      <Input {...inputProps} {...controlProps} />
       {children}
-      <FormMessage id={messageId}>{error}</FormMessage>
-    </div>
+    </FieldFrame>
   );
 }
 

@@ -1,7 +1,6 @@
-import { type ComponentProps, type ReactNode, useId } from "react";
-import { type Control, type FieldPath, type FieldValues, useController } from "react-hook-form";
-import { FormMessage } from "@/components/ui/form-message";
-import { Label } from "@/components/ui/label";
+import type { ComponentProps, ReactNode } from "react";
+import type { Control, FieldPath, FieldValues } from "react-hook-form";
+import { FieldFrame, useBoundField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
 
 type FormTextareaProps<TValues extends FieldValues, TOutput> = Omit<
@@ -23,27 +22,11 @@ function FormTextarea<TValues extends FieldValues, TOutput = TValues>({
   labelAction,
   ...textareaProps
 }: FormTextareaProps<TValues, TOutput>) {
-  const { field, fieldState } = useController({ control, name });
-  const id = useId();
-  const messageId = `${id}-message`;
-  const error = fieldState.error?.message;
-
+  const { frame, controlProps } = useBoundField(control, name);
   return (
-    <div data-slot="form-field" className="grid gap-2">
-      <div className="flex items-center justify-between gap-2">
-        <Label htmlFor={id}>{label}</Label>
-        {labelAction}
-      </div>
-      <Textarea
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? messageId : undefined}
-        {...textareaProps}
-        {...field}
-        value={field.value ?? ""}
-      />
-      <FormMessage id={messageId}>{error}</FormMessage>
-    </div>
+    <FieldFrame {...frame} label={label} labelAction={labelAction}>
+      <Textarea {...textareaProps} {...controlProps} />
+    </FieldFrame>
   );
 }
 
