@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { Redis } from "ioredis";
 import type { Config } from "./config";
+import { type ChangeNotifications, createUnlistenedNotifications } from "./db/change-notifications";
 import type { Db } from "./db/client";
 import { createAiClient } from "./lib/ai-client";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./lib/mailer";
@@ -10,6 +11,7 @@ import { loggerOptions } from "./logger";
 import { type OutboxOptions, type OutboxWorker, startOutboxWorker } from "./mail/outbox";
 import { adsRoutes } from "./modules/ads/ads.routes";
 import { type AdsService, createAdsService } from "./modules/ads/ads.service";
+import { createApiKeyAuthenticator } from "./modules/api-keys/api-key-authenticator";
 import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { createAiCollateralWriter } from "./modules/collateral/ai-collateral-writer";
@@ -61,6 +63,8 @@ export type AppDeps = {
   outbox?: Partial<OutboxOptions>;
   perAddressLimit?: { points: number; durationSeconds: number };
   mailer?: Mailer;
+  /** The database's change listener (main.ts, tests); without it caches never trust notifications. */
+  notifications?: ChangeNotifications;
 };
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -117,12 +121,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   const tracker = createTracker(deps.db, appSecret);
   app.decorate("tracker", tracker);
-  app.decorate("ads", createAdsService({ db: deps.db, publicUrl: config.publicUrl, secret: appSecret }));
-  // CONTRACT §6: the cached eligible ads are dropped whenever collateral or relationships change.
+  // Without a listener nothing cached relies on notifications: API keys are checked in the database.
+  const notifications = deps.notifications ?? createUnlistenedNotifications();
+  const apiKeys = createApiKeyAuthenticator({ db: deps.db, notifications, log: app.log });
+  app.decorate("apiKeys", apiKeys);
+  app.addHook("onClose", () => apiKeys.settled());
+  app.decorate(
+    "ads",
+    createAdsService({ db: deps.db, notifications, publicUrl: config.publicUrl, secret: appSecret }),
+  );
+  // CONTRACT §6: the cached eligible ads are dropped, on every instance, whenever collateral or
+  // relationships change.
   app.addHook("onResponse", async (request, reply) => {
     if (request.method === "GET" || reply.statusCode >= 400) return;
     if (/^\/api\/(marketing\/(collateral|generate)|relationships|onboarding)/.test(request.url))
-      app.ads.invalidate();
+      await app.ads.invalidate();
   });
   app.decorate(
     "collateralWriter",

@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApp } from "./app";
 import { ConfigError, loadConfig } from "./config";
+import { createChangeNotifications } from "./db/change-notifications";
 import { openDatabase } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { generateToken } from "./lib/tokens";
@@ -31,14 +32,18 @@ async function main() {
   const appSecret = loadAppSecret(config.dataDir, config.appSecret);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await runMigrations(database, path.join(projectRoot, "src/server/db/migrations"));
+  // One listener per process, so caches (API keys, eligible ads) hear changes made by any instance.
+  const notifications = await createChangeNotifications(database);
 
   const app = await buildApp({
     config: { ...config, appSecret },
     db: database.db,
+    notifications,
     webRoot: path.join(projectRoot, "dist/web"),
     // Readable lines for a person at a terminal; JSON for log collectors.
     logger: loggerOptions(config.logLevel, Boolean(process.stdout.isTTY)),
   });
+  app.addHook("onClose", () => notifications.close());
   app.addHook("onClose", () => database.close());
 
   let closing = false;

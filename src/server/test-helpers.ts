@@ -2,6 +2,11 @@ import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
 import { buildApp } from "./app";
 import { type Config, loadConfig } from "./config";
+import {
+  type ChangeNotifications,
+  createChangeNotifications,
+  type ListenerOptions,
+} from "./db/change-notifications";
 import type { Database } from "./db/client";
 import { openTestDatabase } from "./test-database";
 import { type MailReceiver, startMailReceiver, tokenFrom } from "./test-mail-receiver";
@@ -12,6 +17,7 @@ export const STRONG_PASSWORD = "Sup3r-secret!";
 export type TestApp = {
   app: FastifyInstance;
   database: Database;
+  notifications: ChangeNotifications;
   mail: MailReceiver;
   config: Config;
   close(): Promise<void>;
@@ -24,6 +30,10 @@ export async function createTestApp(
     perAddressLimit?: { points: number; durationSeconds: number };
     smtpUrl?: string;
     mail?: MailReceiver;
+    /** Another test app's database: a second instance beside it (left open on close). */
+    database?: Database;
+    /** Change listener timing (reconnection backoff), for tests that cut its connection. */
+    listener?: ListenerOptions;
   } = {},
 ): Promise<TestApp> {
   const mail = options.mail ?? (await startMailReceiver());
@@ -35,13 +45,18 @@ export async function createTestApp(
     DATA_DIR: "/nonexistent",
     ...options.env,
   });
-  const database = await openTestDatabase();
+  const database = options.database ?? (await openTestDatabase());
+  const notifications = await createChangeNotifications(database, {
+    log: quietListenerLog,
+    ...options.listener,
+  });
   const app = await buildApp({
     config,
     db: database.db,
     logger: false,
     outbox: { pollIntervalMs: 100, retryBaseMs: 100, retryMaxMs: 300 },
     perAddressLimit: options.perAddressLimit,
+    notifications,
   });
   await app.ready();
   return {
@@ -49,13 +64,18 @@ export async function createTestApp(
     database,
     mail,
     config,
+    notifications,
     async close() {
       await app.close();
-      await database.close();
+      await notifications.close();
+      if (!options.database) await database.close();
       await mail.close();
     },
   };
 }
+
+// A test that cuts the listener's connection expects the warning; it is not news.
+const quietListenerLog = { info() {}, warn() {} };
 
 export const authHeader = (token: string) => ({ authorization: `Bearer ${token}` });
 

@@ -20,6 +20,10 @@ export type Database = {
   /** Runs fn with a session-level advisory lock held (serialises migrations across instances). */
   withLock<T>(key: number, fn: (db: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PostgreSQL's URL, for the one connection kept outside the pool (change notifications). */
+  connectionString?: string;
+  /** The PGlite instance, whose own LISTEN serves change notifications in this process. */
+  pglite?: PGlite;
 };
 
 const drizzleOptions = { schema, casing: "snake_case" as const };
@@ -32,6 +36,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   return {
     db,
     kind: "pglite",
+    pglite: client,
     // PGlite is one connection in one process: nothing else can run migrations beside us.
     withLock: (_key, fn) => fn(db),
     close: () => client.close(),
@@ -54,6 +59,7 @@ export async function openPostgres(
   return {
     db,
     kind: "postgres",
+    connectionString,
     async withLock(key, fn) {
       const client = await pool.connect();
       try {

@@ -1,7 +1,7 @@
 import { AUTH_MESSAGES } from "@shared/auth";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { forbidden, unauthorized } from "../errors";
-import { type ApiKeyAuth, authenticateApiKey } from "../modules/api-keys/api-keys.service";
+import type { ApiKeyAuth } from "../modules/api-keys/api-keys.service";
 import { resolveSession, type SessionAuth } from "../modules/auth/sessions";
 
 /**
@@ -46,7 +46,7 @@ export function registerAuth(app: FastifyInstance) {
       const header = request.headers["x-api-key"];
       const key = typeof header === "string" ? header.trim() : "";
       if (!key) throw unauthorized("Missing API key: send it in the x-api-key header");
-      const auth = await authenticateApiKey(app.db, key);
+      const auth = await app.apiKeys.authenticate(key);
       if (!auth) throw unauthorized("Invalid API key");
       request.apiKeyAuth = auth;
       return;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHANNELS } from "../../db/change-notifications";
 import { createOrganization, createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../test-helpers";
 import { pickRandom } from "./ads.service";
 
@@ -104,6 +105,52 @@ describe("the public Ads API", () => {
     // The blocker puts the caller on its block list: its ads stop at once for the caller.
     await addBuddy(blocker, caller, "competitor");
     expect(await names()).not.toContain("Blocker ad");
+  });
+
+  it("drops the eligible ads cached on another instance when collateral changes", async () => {
+    const other = await createTestApp({ database: t.database });
+    try {
+      const fresh = await createOrganization(t, "adfresh");
+      await addBuddy(caller, fresh);
+      await publish(fresh, "First ad");
+      const namesOn = async (app: TestApp) => {
+        const seen = new Set<string>();
+        for (let i = 0; i < 8; i++)
+          for (const ad of (
+            await app.app.inject({ url: "/api/ads?limit=5", headers: { "x-api-key": key } })
+          ).json().ads)
+            seen.add(ad.name);
+        return seen;
+      };
+      expect(await namesOn(other)).toContain("First ad");
+      const heard = new Promise<void>((resolve) => {
+        const stop = other.notifications.subscribe(CHANNELS.adsChanged, {
+          onNotify() {
+            stop();
+            resolve();
+          },
+          onGap() {},
+        });
+      });
+      await publish(fresh, "Second ad");
+      await heard;
+      expect(await namesOn(other)).toContain("Second ad");
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("never answers 5xx to odd queries", async () => {
+    for (const query of [
+      "?limit=1e400",
+      "?limit=&format=",
+      "?format[]=json",
+      "?limit=5&limit=1",
+      "?%zz=1",
+      "?template=card&format=html&includeSuggestions=maybe",
+    ]) {
+      expect((await ads(query)).statusCode, query).toBeLessThan(500);
+    }
   });
 
   it("picks at random without repeats", () => {

@@ -6,6 +6,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { notFound } from "../../errors";
 import { requireApiKey } from "../../plugins/auth";
 import { API_TAGS } from "../../plugins/openapi";
+import { adsJsonBody } from "./ads.service";
+import { createAdsQueryValidator } from "./ads-query";
 
 export async function adsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -13,6 +15,7 @@ export async function adsRoutes(app: FastifyInstance) {
     "/api/ads",
     {
       config: { access: "apiKey" },
+      validatorCompiler: createAdsQueryValidator(),
       schema: {
         tags: [API_TAGS.ads],
         summary: "Get partner ads",
@@ -42,13 +45,20 @@ export async function adsRoutes(app: FastifyInstance) {
         throw notFound("No ads found: you have no active complementary relationships with active collateral");
       // Ads are picked at random per request: never cached by browsers or proxies.
       reply.header("Cache-Control", "no-store");
-      if (format === "json") return { ads };
-      const body = renderAds(ads, format, template);
-      // The 200 schema describes the JSON format; html and text bypass it as plain strings.
-      return (reply as FastifyReply)
-        .type(format === "html" ? "text/html; charset=utf-8" : "text/plain; charset=utf-8")
-        .serializer(String)
-        .send(body);
+      // The 200 schema documents the JSON format; the body is text made from ads checked against
+      // that schema when they were cached, so it is sent as is (no per-request serialization).
+      const [type, body] =
+        format === "json"
+          ? ["application/json; charset=utf-8", adsJsonBody(ads)]
+          : [
+              format === "html" ? "text/html; charset=utf-8" : "text/plain; charset=utf-8",
+              renderAds(
+                ads.map((served) => served.ad),
+                format,
+                template,
+              ),
+            ];
+      return (reply as FastifyReply).type(type).serializer(String).send(body);
     },
   );
 }

@@ -1,6 +1,7 @@
-import type { Ad } from "@shared/ads";
+import { type Ad, adSchema } from "@shared/ads";
 import { and, eq, inArray, or } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
+import { CHANNELS, type ChangeNotifications } from "../../db/change-notifications";
 import type { Db } from "../../db/client";
 import { collateral, organizations, relationships } from "../../db/schema";
 import { blockedOrganizationIds } from "../relationships/block-list";
@@ -64,24 +65,71 @@ export async function loadEligibleAds(
     }));
 }
 
-/** Fisher–Yates on a copy: a fair random pick of `limit` ads. */
+/** Fisher–Yates on a copy, stopped after `limit` steps: a fair random pick of `limit` ads. */
 export function pickRandom<T>(items: readonly T[], limit: number, random = Math.random): T[] {
   const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
+  const count = Math.min(limit, copy.length);
+  for (let i = 0; i < count; i++) {
+    const j = i + Math.floor(random() * (copy.length - i));
     [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
   }
-  return copy.slice(0, limit);
+  return copy.slice(0, count);
+}
+
+/** An ad as served, with its JSON text made once per cached eligible set rather than per request. */
+export type ServedAd = { ad: Ad; json: string };
+
+type CachedAd = EligibleAd & { served?: ServedAd };
+
+/** CONTRACT §6 json body from ads already checked against adSchema when they were cached. */
+export function adsJsonBody(ads: readonly ServedAd[]): string {
+  return `{"ads":[${ads.map((served) => served.json).join(",")}]}`;
 }
 
 /**
- * The eligible set is cached five minutes per organization (CONTRACT §6) and dropped at once
- * when collateral or relationships change here. Short codes never change, so they are cached
- * for good.
+ * The eligible set is cached five minutes per organization (CONTRACT §6) and dropped on every
+ * instance when collateral or relationships change (a NOTIFY), or when the change listener had a
+ * gap. Unlike API keys it stays in use while the listener is down: the five minutes already bound
+ * how stale it may be. Short codes never change, so they are cached for good.
  */
-export function createAdsService(deps: { db: Db; publicUrl: string; secret: string }) {
-  const eligible = new LRUCache<string, EligibleAd[]>({ max: 10_000, ttl: ELIGIBLE_CACHE_MS });
+export function createAdsService(deps: {
+  db: Db;
+  notifications: ChangeNotifications;
+  publicUrl: string;
+  secret: string;
+}) {
+  const eligible = new LRUCache<string, CachedAd[]>({ max: 10_000, ttl: ELIGIBLE_CACHE_MS });
+  // Concurrent misses share one load, so an invalidation under load costs one query per key.
+  const loading = new Map<string, { generation: number; load: Promise<CachedAd[]> }>();
   const shortUrls = new LRUCache<string, string>({ max: 100_000 });
+  // Changes with every invalidation: a load that raced one is neither cached nor shared.
+  let generation = 0;
+  const dropAll = () => {
+    eligible.clear();
+    loading.clear();
+    generation++;
+  };
+  deps.notifications.subscribe(CHANNELS.adsChanged, { onNotify: dropAll, onGap: dropAll });
+
+  function eligibleAds(
+    organizationId: string,
+    includeSuggestions: boolean,
+  ): Promise<CachedAd[]> | CachedAd[] {
+    const key = `${organizationId}|${includeSuggestions}`;
+    const cached = eligible.get(key);
+    if (cached) return cached;
+    const pending = loading.get(key);
+    if (pending && pending.generation === generation) return pending.load;
+    const seen = generation;
+    const load = loadEligibleAds(deps.db, organizationId, includeSuggestions).finally(() => {
+      if (loading.get(key)?.load === load) loading.delete(key);
+    });
+    loading.set(key, { generation: seen, load });
+    return load.then((ads) => {
+      if (seen === generation) eligible.set(key, ads);
+      return ads;
+    });
+  }
 
   async function shortUrlFor(organizationId: string, ad: EligibleAd): Promise<string> {
     const key = `${organizationId}|${ad.relationshipId}|${ad.id}|${ad.targetUrl}`;
@@ -104,28 +152,29 @@ export function createAdsService(deps: { db: Db; publicUrl: string; secret: stri
     return shortUrl;
   }
 
+  async function serve(organizationId: string, cachedAd: CachedAd): Promise<ServedAd> {
+    const { relationshipId: _r, targetOrgId: _t, targetUrl: _u, served: _s, ...rest } = cachedAd;
+    // The schema strips anything not in SPEC §3, as the response schema would per request.
+    const ad = adSchema.parse({ ...rest, ctaUrl: await shortUrlFor(organizationId, cachedAd) });
+    cachedAd.served = { ad, json: JSON.stringify(ad) };
+    return cachedAd.served;
+  }
+
   return {
     async pickAds(
       organizationId: string,
       options: { limit: number; includeSuggestions: boolean },
-    ): Promise<Ad[]> {
-      const key = `${organizationId}|${options.includeSuggestions}`;
-      let ads = eligible.get(key);
-      if (!ads) {
-        ads = await loadEligibleAds(deps.db, organizationId, options.includeSuggestions);
-        eligible.set(key, ads);
-      }
+    ): Promise<ServedAd[]> {
+      const ads = await eligibleAds(organizationId, options.includeSuggestions);
       const picked = pickRandom(ads, options.limit);
-      return Promise.all(
-        picked.map(async ({ relationshipId: _r, targetOrgId: _t, targetUrl: _u, ...ad }, i) => ({
-          ...ad,
-          ctaUrl: await shortUrlFor(organizationId, picked[i] as EligibleAd),
-        })),
-      );
+      // Once an ad has been served from this cached set, no await is needed for it again.
+      if (picked.every((ad) => ad.served)) return picked.map((ad) => ad.served as ServedAd);
+      return Promise.all(picked.map((ad) => ad.served ?? serve(organizationId, ad)));
     },
-    /** Called after any change to collateral or relationships. */
-    invalidate() {
-      eligible.clear();
+    /** Called after any change to collateral or relationships: here at once, elsewhere by NOTIFY. */
+    async invalidate() {
+      dropAll();
+      await deps.notifications.publish(deps.db, CHANNELS.adsChanged);
     },
   };
 }

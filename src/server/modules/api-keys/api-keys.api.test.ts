@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeys } from "../../db/schema";
 import { addMember, createOrganization, createTestApp, type TestApp } from "../../test-helpers";
-import { authenticateApiKey } from "./api-keys.service";
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof createOrganization>>;
@@ -39,9 +38,8 @@ describe("API keys", () => {
       },
     ]);
 
-    expect(await authenticateApiKey(t.database.db, key)).toMatchObject({
-      organizationId: admin.organizationId,
-    });
+    expect(await t.app.apiKeys.authenticate(key)).toMatchObject({ organizationId: admin.organizationId });
+    await t.app.apiKeys.settled();
     const used = (await t.app.inject({ url: "/api/api-keys", headers: admin.headers })).json();
     expect(used[0].lastUsed).not.toBeNull();
 
@@ -51,7 +49,7 @@ describe("API keys", () => {
       headers: admin.headers,
     });
     expect(revoked.statusCode).toBe(204);
-    expect(await authenticateApiKey(t.database.db, key)).toBeNull();
+    expect(await t.app.apiKeys.authenticate(key)).toBeNull();
     expect((await t.app.inject({ url: "/api/api-keys", headers: admin.headers })).json()).toEqual([]);
   });
 

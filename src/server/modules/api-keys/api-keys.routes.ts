@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireMember } from "../../plugins/auth";
-import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys.service";
+import { createApiKey, listApiKeys } from "./api-keys.service";
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
@@ -41,7 +41,7 @@ export async function apiKeysRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await revokeApiKey(app.db, requireMember(request).organizationId, request.params.id);
+      await app.apiKeys.revoke(requireMember(request).organizationId, request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -34,38 +34,48 @@ export async function createApiKey(db: DbOrTx, organizationId: string, name: str
   return { id: row.id, key };
 }
 
-/** Revocation is for good, and the next request with the key fails (no cache to outlive it). */
-export async function revokeApiKey(db: DbOrTx, organizationId: string, id: string): Promise<void> {
+/**
+ * Revocation is for good. Returns the key's hash so the caller can drop it from every
+ * instance's cache (api-key-authenticator.ts) in the same transaction.
+ */
+export async function revokeApiKey(db: DbOrTx, organizationId: string, id: string): Promise<string> {
   const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
+    .returning({ keyHash: apiKeys.keyHash });
   if (!row) throw notFound("API key not found");
+  return row.keyHash;
 }
 
 export type ApiKeyAuth = { apiKeyId: string; organizationId: string };
+export type LiveApiKey = ApiKeyAuth & { lastUsedAt: Date | null };
 
-export async function authenticateApiKey(db: DbOrTx, key: string): Promise<ApiKeyAuth | null> {
-  if (!key.startsWith(API_KEY_PREFIX) || key.length > 128) return null;
+/** Ours are the prefix and 43 base64url characters: anything else is refused without a query. */
+const API_KEY_FORMAT = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
+
+export function isWellFormedApiKey(key: string): boolean {
+  return API_KEY_FORMAT.test(key);
+}
+
+export async function findLiveApiKey(db: DbOrTx, keyHash: string): Promise<LiveApiKey | null> {
   const [row] = await db
-    .select({ id: apiKeys.id, organizationId: apiKeys.organizationId, lastUsedAt: apiKeys.lastUsedAt })
+    .select({ apiKeyId: apiKeys.id, organizationId: apiKeys.organizationId, lastUsedAt: apiKeys.lastUsedAt })
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, hashToken(key)), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
     .limit(1);
-  if (!row) return null;
-  const now = Date.now();
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-    // Conditional, so concurrent requests (or instances) write it once.
-    await db
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date(now) })
-      .where(
-        and(
-          eq(apiKeys.id, row.id),
-          or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now - LAST_USED_RESOLUTION_MS))),
-        ),
-      );
-  }
-  return { apiKeyId: row.id, organizationId: row.organizationId };
+  return row ?? null;
+}
+
+/** Conditional, so concurrent requests (or instances) write it once a minute at most. */
+export async function recordApiKeyUse(db: DbOrTx, apiKeyId: string, now: number): Promise<void> {
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: new Date(now) })
+    .where(
+      and(
+        eq(apiKeys.id, apiKeyId),
+        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now - LAST_USED_RESOLUTION_MS))),
+      ),
+    );
 }
