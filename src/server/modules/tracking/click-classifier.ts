@@ -1,5 +1,12 @@
+import type { Redis } from "ioredis";
 import { isbot } from "isbot";
-import { LRUCache } from "lru-cache";
+import {
+  type ClickMemory,
+  createLocalClickMemory,
+  createRedisClickMemory,
+  type MemoryLog,
+  type Recall,
+} from "./click-memory";
 
 /** Mail security gateways that open every link of an e-mail before the reader does. */
 const SCANNER_REFERRERS = [
@@ -11,8 +18,6 @@ const SCANNER_REFERRERS = [
   "trendmicro",
   "sophos",
 ];
-const DUPLICATE_WINDOW_MS = 60 * 60 * 1000;
-const BURST_WINDOW_MS = 1000;
 
 export type HitContext = {
   method: string;
@@ -28,42 +33,75 @@ export type HitContext = {
 
 export type HitVerdict = { bot: boolean; botReason: string | null; duplicate: boolean; verified: boolean };
 
+/** Synchronous without Redis, so the in-process path pays for no promise of its own. */
+export type ClickClassifier = (hit: HitContext) => HitVerdict | Promise<HitVerdict>;
+
+export type ClickClassifierOptions = {
+  maxEntries?: number;
+  /** Shares the repeat and burst memory between instances (REDIS_URL). */
+  redis?: Redis;
+  keyPrefix?: string;
+  redisTimeoutMs?: number;
+  log?: MemoryLog;
+};
+
+const consoleLog: MemoryLog = {
+  warn: (message) => console.warn(message),
+  info: (message) => console.info(message),
+};
+
+/** What needs no memory of earlier hits. */
+function botReasonOf(hit: HitContext): string | null {
+  if (hit.method === "HEAD") return "head";
+  if (!hit.userAgent || isbot(hit.userAgent)) return "user-agent";
+  if (hit.referrerHost && SCANNER_REFERRERS.some((s) => hit.referrerHost?.includes(s)))
+    return "scanner-referrer";
+  return null;
+}
+
+function verdictOf(botReason: string | null, recall: Recall): HitVerdict {
+  const reason = botReason ?? (recall.burst ? "burst" : null);
+  const bot = reason !== null;
+  return { bot, botReason: reason, duplicate: recall.duplicate, verified: !bot && !recall.duplicate };
+}
+
 /**
  * Flags what is likely not a person: bot user agents (isbot), HEAD requests, scanner referrers,
  * and bursts — a different link of the same sender opened by the same visitor within a second,
  * as scanners do. A person's repeat of one link within an hour is a duplicate. Every hit is kept;
- * only verified ones (neither) count. The memory is per process (see README).
+ * only verified ones (neither) count. The memory is per process, or shared through Redis so that
+ * instances behind a balancer count a visitor once.
  */
-export function createClickClassifier(options: { maxEntries?: number } = {}) {
-  const max = options.maxEntries ?? 100_000;
-  const lastByLink = new LRUCache<string, number>({ max, ttl: DUPLICATE_WINDOW_MS });
-  const lastByMail = new LRUCache<string, { at: number; linkKey: string }>({ max, ttl: BURST_WINDOW_MS * 5 });
+export function createClickClassifier(options: ClickClassifierOptions = {}): ClickClassifier {
+  const toQuery = (hit: HitContext, botReason: string | null) => ({
+    visitorHash: hit.visitorHash,
+    linkKey: hit.linkKey,
+    mailKey: hit.mailKey,
+    now: hit.now,
+    bot: botReason !== null,
+  });
 
-  return (hit: HitContext): HitVerdict => {
-    let botReason: string | null = null;
-    if (hit.method === "HEAD") botReason = "head";
-    else if (!hit.userAgent || isbot(hit.userAgent)) botReason = "user-agent";
-    else if (hit.referrerHost && SCANNER_REFERRERS.some((s) => hit.referrerHost?.includes(s)))
-      botReason = "scanner-referrer";
+  const redis = options.redis;
+  if (!redis) {
+    const local = createLocalClickMemory(options.maxEntries);
+    return (hit) => {
+      const botReason = botReasonOf(hit);
+      return verdictOf(botReason, local(toQuery(hit, botReason)));
+    };
+  }
 
-    const mailKey = `${hit.visitorHash}|${hit.mailKey}`;
-    const previous = lastByMail.get(mailKey);
-    if (
-      !botReason &&
-      previous &&
-      previous.linkKey !== hit.linkKey &&
-      hit.now - previous.at < BURST_WINDOW_MS
-    ) {
-      botReason = "burst";
-    }
-    lastByMail.set(mailKey, { at: hit.now, linkKey: hit.linkKey });
-
-    const linkKey = `${hit.visitorHash}|${hit.linkKey}`;
-    const seen = lastByLink.get(linkKey);
-    const duplicate = seen !== undefined && hit.now - seen < DUPLICATE_WINDOW_MS;
-    // Only a counted click starts the hour; bots do not use up a person's first click.
-    if (!botReason && !duplicate) lastByLink.set(linkKey, hit.now);
-    const bot = botReason !== null;
-    return { bot, botReason, duplicate, verified: !bot && !duplicate };
+  let local: ClickMemory | undefined;
+  const shared = createRedisClickMemory(redis, {
+    keyPrefix: options.keyPrefix,
+    timeoutMs: options.redisTimeoutMs,
+    fallback: () => {
+      local ??= createLocalClickMemory(options.maxEntries);
+      return local;
+    },
+    log: options.log ?? consoleLog,
+  });
+  return async (hit) => {
+    const botReason = botReasonOf(hit);
+    return verdictOf(botReason, await shared(toQuery(hit, botReason)));
   };
 }
