@@ -1,12 +1,19 @@
 // `npm run bench`: loads the production server with autocannon from this process and measures a
 // bare Fastify baseline in the same run, so each figure is also a ratio that holds on a noisy
-// machine. Runs on PGlite, and on PostgreSQL too when DATABASE_URL is set. Exits 1 if a target
-// is missed.
+// machine; then checks that every redirect answered is a stored click, and times the overview's
+// reads over a million seeded clicks. Runs on PGlite, and on PostgreSQL too when DATABASE_URL is
+// set. Exits 1 if a target is missed.
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { openDatabase } from "../src/server/db/client";
 import { type BuddyProcess, startBuddy } from "../src/server/test-buddy-process";
 import { createScratchDatabase } from "../src/server/test-database";
 import { describeRatio, load, rows, startBaseline } from "./harness";
+import { benchOverview } from "./metrics";
+import { SEEDED_CLICKS, seedMetrics } from "./metrics-seed";
+import { checkStoredClicks } from "./stored-clicks";
 import { benchTracking } from "./tracking";
 
 async function benchSuggestions(database: string, buddy: BuddyProcess) {
@@ -61,35 +68,68 @@ async function benchSuggestions(database: string, buddy: BuddyProcess) {
   }
 }
 
+/**
+ * One database's run: the loads, a graceful stop, the stored clicks counted and a million more
+ * seeded directly in the database, then the server again on the same data for the overview.
+ */
+async function benchDatabase(database: string, databaseUrl: string | undefined) {
+  // Ours, not startBuddy's, so the data outlives the first server process.
+  const dataDir = mkdtempSync(path.join(tmpdir(), "buddy-bench-"));
+  try {
+    const first = await startBuddy({ databaseUrl, dataDir });
+    let tracking: Awaited<ReturnType<typeof benchTracking>>;
+    try {
+      await benchSuggestions(database, first);
+      tracking = await benchTracking(database, first);
+    } finally {
+      const code = await first.stop();
+      if (code !== 0) console.warn(`${database}: the server exited with ${code} on SIGTERM`);
+    }
+
+    const direct = await openDatabase({ databaseUrl, dataDir });
+    let seeded: Awaited<ReturnType<typeof seedMetrics>>;
+    try {
+      await checkStoredClicks(database, direct.db, tracking.redirects);
+      seeded = await seedMetrics(direct.db, tracking);
+    } finally {
+      await direct.close();
+    }
+    console.log(
+      `${database}: seeded ${SEEDED_CLICKS} clicks (${seeded.sent} verified sent by the sharer) and ${seeded.leads} leads in ${seeded.seconds.toFixed(1)} s`,
+    );
+
+    const second = await startBuddy({ databaseUrl, dataDir });
+    try {
+      await benchOverview(database, second, tracking.sharerToken, seeded.sent);
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   if (!existsSync("dist/server/main.js") || !existsSync("dist/web/index.html")) {
     execFileSync("npm", ["run", "build"], { stdio: "inherit" });
   }
-  const runs: Array<{ database: string; url?: string; drop?: () => Promise<void> }> = [
-    { database: "PGlite" },
-  ];
+  await benchDatabase("PGlite", undefined);
   if (process.env.DATABASE_URL) {
-    const created = await createScratchDatabase(process.env.DATABASE_URL, "buddy_bench");
-    runs.push({ database: "PostgreSQL", url: created.url, drop: created.drop });
-  }
-  for (const run of runs) {
-    const buddy = await startBuddy({ databaseUrl: run.url });
+    const scratch = await createScratchDatabase(process.env.DATABASE_URL, "buddy_bench");
     try {
-      await benchSuggestions(run.database, buddy);
-      await benchTracking(run.database, buddy);
+      await benchDatabase("PostgreSQL", scratch.url);
     } finally {
-      await buddy.stop();
-      await run.drop?.();
+      await scratch.drop();
     }
   }
   console.table(
     rows.map((r) => ({
       database: r.database,
       endpoint: r.name,
-      conns: r.connections,
-      "req/s": r.rps,
-      "p50 ms": r.p50,
-      "p99 ms": r.p99,
+      conns: r.connections ?? "—",
+      "req/s": r.rps ?? "—",
+      "p50 ms": r.p50 ?? "—",
+      "p99 ms": r.p99 ?? "—",
       "vs baseline": r.ratio,
       target: r.target,
       met: r.ok ? "yes" : "NO",

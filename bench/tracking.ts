@@ -11,7 +11,7 @@ async function call<T>(buddy: BuddyProcess, path: string, token: string, init: R
 }
 
 /** Two Buddies, an active ad, a short link, a click and an API key: what the hot paths need. */
-async function setUp(buddy: BuddyProcess) {
+export async function setUpForBench(buddy: BuddyProcess) {
   const sharer = await buddy.createOrganization("tracksharer", "An analytics tool for benchmarks");
   const partner = await buddy.createOrganization("trackpartner", "A help desk for benchmarks");
   const sharerId = (await call<{ user: { organizationId: string } }>(buddy, "/api/me", sharer)).user
@@ -55,11 +55,11 @@ async function setUp(buddy: BuddyProcess) {
     headers: { "user-agent": "Mozilla/5.0 Chrome/130" },
   });
   const clickId = new URL(first.headers.get("location") ?? "").searchParams.get("bclickid") ?? "";
-  return { shortUrl, key, clickId, partnerId };
+  return { shortUrl, key, clickId, partnerId, sharerId, sharerToken: sharer };
 }
 
 export async function benchTracking(database: string, buddy: BuddyProcess) {
-  const setup = await setUp(buddy);
+  const setup = await setUpForBench(buddy);
   const adsUrl = `${buddy.origin}/api/ads?format=json`;
   const apiKey = { "x-api-key": setup.key };
   const sample = await (await fetch(adsUrl, { headers: apiKey })).text();
@@ -90,7 +90,11 @@ export async function benchTracking(database: string, buddy: BuddyProcess) {
       ];
       for (const target of targets) {
         const base = await load(`${baseline.origin}${target.base}`, connections);
-        const result = await load(target.url, connections, { headers: target.headers });
+        const result = await load(target.url, connections, {
+          headers: target.headers,
+          // Every click the server stored must be among the 3xx counted here.
+          drain: target.base === "/redirect",
+        });
         if (target.base === "/redirect") redirects += result["3xx"];
         const ok =
           result.errors === 0 &&
@@ -112,5 +116,5 @@ export async function benchTracking(database: string, buddy: BuddyProcess) {
   } finally {
     baseline.stop();
   }
-  return { redirects };
+  return { redirects, sharerId: setup.sharerId, partnerId: setup.partnerId, sharerToken: setup.sharerToken };
 }

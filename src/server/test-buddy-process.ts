@@ -27,30 +27,42 @@ export type BuddyProcess = {
   kill(): Promise<void>;
   /** Signs up, verifies through the mailed link and completes onboarding: a bearer token. */
   createOrganization(label: string, description: string): Promise<string>;
-  stop(): Promise<void>;
+  /** SIGTERM, then the process's exit code once it has shut down (0 after a clean shutdown). */
+  stop(): Promise<number | null>;
 };
 
 export async function startBuddy(
-  options: { databaseUrl?: string; dataDir?: string; port?: number; mail?: MailReceiver } = {},
+  options: {
+    databaseUrl?: string;
+    dataDir?: string;
+    port?: number;
+    mail?: MailReceiver;
+    /** Extra node flags, e.g. --cpu-prof to profile a benchmark run. */
+    nodeArgs?: string[];
+  } = {},
 ): Promise<BuddyProcess> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "buddy-process-"));
   const mail = options.mail ?? (await startMailReceiver());
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, "dist/server/main.js")], {
-    cwd: PROJECT_ROOT,
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      PUBLIC_URL: origin,
-      DATA_DIR: dataDir,
-      SMTP_URL: mail.url,
-      RATE_LIMIT_PER_IP: "0",
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
-      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), path.join(PROJECT_ROOT, "dist/server/main.js")],
+    {
+      cwd: PROJECT_ROOT,
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(port),
+        PUBLIC_URL: origin,
+        DATA_DIR: dataDir,
+        SMTP_URL: mail.url,
+        RATE_LIMIT_PER_IP: "0",
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
+        ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+      },
+      stdio: ["ignore", "inherit", "inherit"],
     },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
@@ -106,9 +118,10 @@ export async function startBuddy(
     },
     async stop() {
       child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
       if (!options.mail) await mail.close();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      return code;
     },
   };
 }

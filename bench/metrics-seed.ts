@@ -1,0 +1,137 @@
+// History for the overview's reads: a million click events over the last 30 days and a few hundred
+// leads, written in SQL inside the database (through HTTP it would take far longer), with the daily
+// roll-up brought along as the click recorder and recordConversion would have left it.
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../src/server/db/client";
+import { collateral, relationships, shortLinks } from "../src/server/db/schema";
+
+export const SEEDED_CLICKS = 1_000_000;
+// One statement per chunk keeps PGlite's memory (its RETURNING rows) small.
+const CHUNK = 100_000;
+// Seeded ids cannot meet the server's (22 base64url characters).
+const ID_PREFIX = "seed-";
+
+type Pair = { sharerId: string; partnerId: string };
+
+async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
+  // Both drivers answer raw SQL with an object holding `rows`.
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/** The links each side shares: the sharer the partner's ad, the partner the sharer's own. */
+async function findLinks(db: Db, { sharerId, partnerId }: Pair) {
+  const relationshipId = async (source: string, target: string) => {
+    const [row] = await db
+      .select({ id: relationships.id })
+      .from(relationships)
+      .where(and(eq(relationships.sourceOrgId, source), eq(relationships.targetOrgId, target)));
+    if (!row) throw new Error(`no relationship ${source} → ${target}`);
+    return row.id;
+  };
+  const [link] = await db.select().from(shortLinks).where(eq(shortLinks.sourceOrgId, sharerId)).limit(1);
+  if (!link) throw new Error("the bench's short link is missing");
+  // The benchmark's setup gives only the partner an ad; a partner sharing back needs one of the sharer's.
+  const [own] = await db
+    .insert(collateral)
+    .values({
+      organizationId: sharerId,
+      createdByOrganizationId: sharerId,
+      name: "Bench ad (seeded)",
+      description: "An ad",
+      ctaText: "Go",
+      ctaUrl: "https://tracksharer.bench.example/go",
+      status: "active",
+    })
+    .returning({ id: collateral.id });
+  return {
+    out: { relationshipId: link.relationshipId, collateralId: link.collateralId, code: link.code },
+    back: { relationshipId: await relationshipId(partnerId, sharerId), collateralId: own?.id ?? "" },
+  };
+}
+
+/**
+ * Clicks first + 1..last: a quarter partner → sharer, the rest sharer → partner; 80 % people, 10 %
+ * repeats within the hour, the rest bots by user agent, HEAD or mail scanner (the classifier's
+ * reasons). Returns the verified clicks seeded on the sharer's side.
+ */
+function insertClicks(pair: Pair, links: Awaited<ReturnType<typeof findLinks>>, first: number, last: number) {
+  const { sharerId, partnerId } = pair;
+  const { out, back } = links;
+  return sql`
+    with inserted as (
+      insert into click_events (id, short_code, relationship_id, collateral_id, source_org_id,
+        target_org_id, occurred_at, method, visitor_hash, user_agent, referrer_host, bot, bot_reason,
+        duplicate, verified)
+      select
+        ${ID_PREFIX} || md5(g::text),
+        case when back then null when g % 2 = 0 then ${out.code} end,
+        case when back then ${back.relationshipId} else ${out.relationshipId} end,
+        case when back then ${back.collateralId} else ${out.collateralId} end,
+        case when back then ${partnerId} else ${sharerId} end,
+        case when back then ${sharerId} else ${partnerId} end,
+        at,
+        case when kind = 'head' then 'HEAD' else 'GET' end,
+        substr(md5('visitor' || (g % 200000)), 1, 32),
+        case when kind = 'user-agent' then 'Mozilla/5.0 (compatible; Googlebot/2.1)'
+          else 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/130.0 Safari/537.36' end,
+        case when kind = 'scanner-referrer' then 'nam02.safelinks.protection.outlook.com'
+          when g % 3 = 0 then 'mail.google.com' end,
+        kind in ('user-agent', 'head', 'scanner-referrer'),
+        case when kind in ('user-agent', 'head', 'scanner-referrer') then kind end,
+        kind = 'duplicate',
+        kind = 'person'
+      from (
+        select g, g % 4 = 0 as back, now() - random() * interval '30 days' as at,
+          case when r < 0.80 then 'person' when r < 0.90 then 'duplicate' when r < 0.96 then 'user-agent'
+            when r < 0.98 then 'head' else 'scanner-referrer' end as kind
+        from (select g, random() as r from generate_series(${first}::int, ${last}::int) g) numbers
+      ) hits
+      returning occurred_at, source_org_id, target_org_id, verified
+    ), daily as (
+      select (occurred_at at time zone 'UTC')::date as day, source_org_id, target_org_id,
+        (count(*) filter (where verified))::int as clicks
+      from inserted group by 1, 2, 3
+    ), rolled_up as (
+      insert into pair_daily_stats (day, source_org_id, target_org_id, clicks, leads)
+      select day, source_org_id, target_org_id, clicks, 0 from daily where clicks > 0
+      on conflict (day, source_org_id, target_org_id)
+        do update set clicks = pair_daily_stats.clicks + excluded.clicks
+    )
+    select coalesce(sum(clicks) filter (where source_org_id = ${sharerId}), 0)::int as sent from daily`;
+}
+
+/**
+ * A lead on every 1999th seeded click that a person made (an odd step, so both directions get
+ * some), and a purchase after a third of them.
+ */
+const insertConversions = sql`
+  with inserted as (
+    insert into conversions (id, click_id, type, value, source_org_id, target_org_id, created_at)
+    select gen_random_uuid()::text, c.id, t.type, case when t.type = 'purchase' then 49 end,
+      c.source_org_id, c.target_org_id, least(c.occurred_at + interval '20 minutes', now())
+    from generate_series(1, ${SEEDED_CLICKS}::int, 1999) g
+    join click_events c on c.id = ${ID_PREFIX} || md5(g::text) and c.verified
+    join (values ('signup'), ('purchase')) t(type) on t.type = 'signup' or g % 3 = 1
+    returning created_at, source_org_id, target_org_id
+  ), rolled_up as (
+    insert into pair_daily_stats (day, source_org_id, target_org_id, clicks, leads)
+    select (created_at at time zone 'UTC')::date, source_org_id, target_org_id, 0, count(*)::int
+    from inserted group by 1, 2, 3
+    on conflict (day, source_org_id, target_org_id)
+      do update set leads = pair_daily_stats.leads + excluded.leads
+  )
+  select count(*)::int as leads from inserted`;
+
+export async function seedMetrics(db: Db, pair: Pair) {
+  const started = performance.now();
+  const links = await findLinks(db, pair);
+  let sent = 0;
+  for (let first = 1; first <= SEEDED_CLICKS; first += CHUNK) {
+    const last = Math.min(first + CHUNK - 1, SEEDED_CLICKS);
+    const [chunk] = await rowsOf<{ sent: number }>(db, insertClicks(pair, links, first, last));
+    sent += chunk?.sent ?? 0;
+  }
+  const [conversions] = await rowsOf<{ leads: number }>(db, insertConversions);
+  const seconds = (performance.now() - started) / 1000;
+  return { sent, leads: conversions?.leads ?? 0, seconds };
+}
