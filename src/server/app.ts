@@ -1,10 +1,12 @@
-import Fastify, { type FastifyInstance } from "fastify";
+import path from "node:path";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { Redis } from "ioredis";
 import type { Config } from "./config";
 import { type ChangeNotifications, createUnlistenedNotifications } from "./db/change-notifications";
 import type { Db } from "./db/client";
 import { createAiClient } from "./lib/ai-client";
+import { createBusySignal } from "./lib/busy-signal";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./lib/mailer";
 import { createSiteMetadataService, type SiteMetadataService } from "./lib/site-metadata";
 import { loggerOptions } from "./logger";
@@ -82,17 +84,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: 30_000,
   });
   let inFlight = 0;
+  let started = 0;
   app.decorate("inFlight", () => inFlight);
-  app.addHook("onRequest", async (_request, reply) => {
+  const settled = () => inFlight--;
+  app.addHook("onRequest", (_request, reply, done) => {
     inFlight++;
-    reply.raw.once("close", () => inFlight--);
+    started++;
+    reply.raw.once("close", settled);
+    done();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   // Optional services are chosen once here (ARCHITECTURE §7): the real adapter or the fallback.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
+    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true })
     : undefined;
   const mailer =
     deps.mailer ??
@@ -119,7 +125,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       redis,
     }),
   );
-  const tracker = createTracker(deps.db, appSecret);
+  const tracker = createTracker(deps.db, appSecret, {
+    journalDir: path.join(config.dataDir, "click-journal"),
+    // As durable as the database: PostgreSQL syncs its commits, PGlite does not.
+    syncJournal: Boolean(config.databaseUrl),
+    busy: createBusySignal(() => started),
+    redis,
+  });
   app.decorate("tracker", tracker);
   // Without a listener nothing cached relies on notifications: API keys are checked in the database.
   const notifications = deps.notifications ?? createUnlistenedNotifications();
@@ -132,10 +144,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   // CONTRACT §6: the cached eligible ads are dropped, on every instance, whenever collateral or
   // relationships change.
-  app.addHook("onResponse", async (request, reply) => {
-    if (request.method === "GET" || reply.statusCode >= 400) return;
-    if (/^\/api\/(marketing\/(collateral|generate)|relationships|onboarding)/.test(request.url))
-      await app.ads.invalidate();
+  // Only on the routes that change them: the hot public routes carry no hook for it.
+  const invalidateAds = async (_request: FastifyRequest, reply: FastifyReply) => {
+    if (reply.statusCode < 400) await app.ads.invalidate();
+  };
+  app.addHook("onRoute", (route) => {
+    const methods = [route.method].flat();
+    if (methods.every((method) => method === "GET" || method === "HEAD")) return;
+    if (!/^\/api\/(marketing\/(collateral|generate)|relationships|onboarding)/.test(route.url)) return;
+    route.onResponse = [invalidateAds, ...(route.onResponse ? [route.onResponse].flat() : [])];
   });
   app.decorate(
     "collateralWriter",
@@ -148,10 +165,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   app.decorate("siteMetadata", createSiteMetadataService({ allowPrivate: config.outboundAllowPrivate }));
 
-  // Order matters: headers go on every answer, refusals included, so helmet's hook runs before
+  // Order matters: headers go on every answer, refusals included, so their hook runs before
   // the access check; both must be in place before any route is added.
   registerErrorHandling(app);
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   registerAuth(app);
   // Before the routes: the OpenAPI document is collected as they are added.
   await registerOpenApi(app);
@@ -179,6 +196,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redis?.disconnect();
   });
   app.addHook("onReady", async () => {
+    // Clicks a crash left in the journal are stored before anything reads them.
+    const recovered = await tracker.recover();
+    if (recovered) app.log.info({ clicks: recovered }, "stored clicks left in the journal");
     await seedCatalogOrganizations(deps.db);
     // Queued mail from before a restart goes out as soon as we are up.
     outbox.wake();

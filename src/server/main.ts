@@ -44,7 +44,6 @@ async function main() {
     logger: loggerOptions(config.logLevel, Boolean(process.stdout.isTTY)),
   });
   app.addHook("onClose", () => notifications.close());
-  app.addHook("onClose", () => database.close());
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -61,10 +60,11 @@ async function main() {
     const force = setTimeout(() => {
       app.log.error("shutdown timed out");
       process.exit(1);
-    }, 15_000);
+    }, 60_000);
     force.unref();
+    // The database closes last: closing the app stores the clicks still in the journal's queue.
     app.close().then(
-      () => process.exit(0),
+      () => database.close().then(() => process.exit(0)),
       (error) => {
         app.log.error({ err: error }, "error during shutdown");
         process.exit(1);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
 import { buildApp } from "./app";
@@ -37,12 +40,14 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const mail = options.mail ?? (await startMailReceiver());
+  // The click journal lives in DATA_DIR; the database itself is given separately.
+  const dataDir = mkdtempSync(path.join(tmpdir(), "buddy-test-"));
   const config = loadConfig({
     PUBLIC_URL: TEST_PUBLIC_URL,
     APP_SECRET: "test-secret-test-secret-test-secret-0123",
     SMTP_URL: options.smtpUrl ?? mail.url,
     RATE_LIMIT_PER_IP: "0",
-    DATA_DIR: "/nonexistent",
+    DATA_DIR: dataDir,
     ...options.env,
   });
   const database = options.database ?? (await openTestDatabase());
@@ -70,6 +75,7 @@ export async function createTestApp(
       await notifications.close();
       if (!options.database) await database.close();
       await mail.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -26,6 +26,11 @@ export type Database = {
   pglite?: PGlite;
 };
 
+/** The rows of a raw `db.execute`: node-postgres answers { rows }, PGlite an array-like result. */
+export function rowsOf<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+}
+
 const drizzleOptions = { schema, casing: "snake_case" as const };
 
 /** PGlite in DATA_DIR (or in memory when dataDir is null, for tests). */

@@ -34,14 +34,9 @@ export function registerAuth(app: FastifyInstance) {
   app.decorateRequest("auth", null);
   app.decorateRequest("apiKeyAuth", null);
 
-  app.addHook("onRoute", (route) => {
-    const access = (route.config as { access?: Access } | undefined)?.access;
-    if (!access) throw new Error(`Route ${route.method} ${route.url} declares no access`);
-  });
-
-  app.addHook("onRequest", async (request) => {
+  // Public routes get no hook at all: the redirects and the pixel answer without it.
+  const check = async (request: FastifyRequest) => {
     const access = request.routeOptions.config.access;
-    if (!access || access === "public") return;
     if (access === "apiKey") {
       const header = request.headers["x-api-key"];
       const key = typeof header === "string" ? header.trim() : "";
@@ -60,6 +55,15 @@ export function registerAuth(app: FastifyInstance) {
     if (access === "user") return;
     if (!auth.organizationId) throw forbidden("Complete your company set-up first");
     if (access === "admin" && auth.role !== "admin") throw forbidden("Only admins can do this");
+  };
+
+  app.addHook("onRoute", (route) => {
+    const access = (route.config as { access?: Access } | undefined)?.access;
+    if (!access) throw new Error(`Route ${route.method} ${route.url} declares no access`);
+    if (access === "public") return;
+    // Route-level hooks run after the global ones, so security headers are already set.
+    const own = route.onRequest ? [route.onRequest].flat() : [];
+    route.onRequest = [check, ...own];
   });
 }
 

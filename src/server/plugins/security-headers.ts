@@ -1,31 +1,62 @@
-import helmet from "@fastify/helmet";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
+import helmet from "helmet";
 
 /**
  * Strict defaults for the SPA and the API: scripts only from this origin, no framing,
  * no referrer leaking tokens in query strings to other sites.
  */
-export async function registerSecurityHeaders(app: FastifyInstance) {
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Radix and sonner set inline style attributes.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "https:", "http:"],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", "data:"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
+const policy = helmet({
+  contentSecurityPolicy: {
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      // Radix and sonner set inline style attributes.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", "data:", "https:", "http:"],
+      connectSrc: ["'self'"],
+      fontSrc: ["'self'", "data:"],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      upgradeInsecureRequests: null,
     },
-    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-    crossOriginEmbedderPolicy: false,
-    // Later: tracking scripts and logos are embedded by other origins.
-    crossOriginResourcePolicy: { policy: "same-site" },
+  },
+  referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  crossOriginEmbedderPolicy: false,
+  // Tracking scripts, the pixel and logos set cross-origin themselves: other sites embed them.
+  crossOriginResourcePolicy: { policy: "same-site" },
+});
+
+/**
+ * helmet's headers do not depend on the request (no nonces), so they are computed once by
+ * running its middleware against a recording response, instead of rebuilding the policy
+ * strings on every answer — the tracking redirects answer tens of thousands of times a second.
+ */
+export function securityHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  let finished = false;
+  policy({} as IncomingMessage, recorder as unknown as ServerResponse, () => {
+    finished = true;
+  });
+  if (!finished) throw new Error("helmet did not set its headers synchronously");
+  return headers;
+}
+
+/** On every answer, refusals and errors included: the hook runs before the access check. */
+export function registerSecurityHeaders(app: FastifyInstance) {
+  const headers = securityHeaders();
+  app.addHook("onRequest", (_request, reply, done) => {
+    reply.headers(headers);
+    done();
   });
 }

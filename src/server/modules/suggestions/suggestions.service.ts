@@ -1,6 +1,6 @@
 import type { SuggestionsResponse } from "@shared/suggestions";
 import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../db/client";
+import { type DbOrTx, rowsOf } from "../../db/client";
 import { dismissedSuggestions, organizations, relationships } from "../../db/schema";
 import { findOrganizationByDomain, getOrganization } from "../organizations/organizations.service";
 import { listRelationships } from "../relationships/relationships.service";
@@ -37,11 +37,6 @@ async function excludedDomainsFor(db: DbOrTx, organizationId: string): Promise<S
           and ${relationships.type} = 'competitor' and ${relationships.status} = 'active'
     )`);
   return new Set(rowsOf<{ domain: string }>(rows).map((row) => row.domain));
-}
-
-/** node-postgres answers { rows }, PGlite an array-like result with rows too. */
-function rowsOf<T>(result: unknown): T[] {
-  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
 }
 
 type PlatformOrganization = {

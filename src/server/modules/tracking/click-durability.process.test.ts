@@ -7,8 +7,9 @@ import { startBuddy } from "../../test-buddy-process";
 import { startMailReceiver } from "../../test-mail-receiver";
 
 /**
- * The redirect answers 302 only once its click is committed (group commit). Kill the process
- * with SIGKILL in the middle of a stream of clicks: every click that got its 302 must be stored.
+ * The redirect answers 302 only once its click is in the journal; a restart stores what the
+ * journal holds. Kill the process with SIGKILL in the middle of a stream of clicks: every click
+ * that got its 302 must be stored, once.
  */
 describe("click durability", () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "buddy-crash-"));

@@ -1,92 +1,176 @@
-import { sql } from "drizzle-orm";
+import { performance } from "node:perf_hooks";
 import type { Db } from "../../db/client";
-import { clickEvents, pairDailyStats } from "../../db/schema";
-
-export type ClickRow = typeof clickEvents.$inferInsert & { occurredAt: Date };
-
-type Waiter = { row: ClickRow; resolve: () => void; reject: (error: unknown) => void };
+import { type ClickJournal, type JournalSegment, openClickJournal } from "./click-journal";
+import { type StoredClick, storeClicks } from "./click-store";
 
 export type ClickRecorder = {
-  /** Resolves once the click is committed to the database (its batch's transaction). */
-  record(row: ClickRow): Promise<void>;
+  /** Resolves once the click is on disk in the journal: it then survives a crash. */
+  record(click: StoredClick): Promise<void>;
+  /** Waits until the clicks recorded before the call are in the database (reads see them). */
+  settle(): Promise<void>;
+  /** Whether a click is journaled and not yet in the database. */
+  isPending(clickId: string): boolean;
+  /** Clicks a crash left in the journal go to the database; run once before serving. */
+  recover(): Promise<number>;
+  pendingCount(): number;
   close(): Promise<void>;
 };
 
-/**
- * Group commit: clicks arriving together are written in one transaction (events and the day's
- * counters), and each request waits for its batch to commit before it answers 302. So a click
- * that got its redirect is durably stored — a crash loses only clicks that were never answered —
- * while the database sees a few transactions per second instead of one per click.
- */
-export function createClickRecorder(db: Db, options: { maxBatch?: number } = {}): ClickRecorder {
-  const maxBatch = options.maxBatch ?? 500;
-  let queue: Waiter[] = [];
-  let flushing: Promise<void> | null = null;
+export type RecorderOptions = {
+  /** fdatasync each journal write (see click-journal.ts). */
+  syncJournal?: boolean;
+  /** Clicks per database statement while catching up. */
+  batch?: number;
+  /** Whether the server is busy answering requests: clicks are then stored now and then. */
+  busy?: () => boolean;
+  busyBatch?: number;
+  /** While busy, at least this long between two batches… */
+  busyIntervalMs?: number;
+  /** …and this many times as long as the last batch took. */
+  busyRestFactor?: number;
+  /** Beyond this many clicks waiting, they are stored whatever the load: memory stays bounded. */
+  highWater?: number;
+};
 
-  async function writeBatch(batch: Waiter[]) {
-    const rows = batch.map((w) => w.row);
-    const counts = new Map<
-      string,
-      { day: string; sourceOrgId: string; targetOrgId: string; clicks: number }
-    >();
-    for (const row of rows) {
-      if (!row.verified) continue;
-      const day = row.occurredAt.toISOString().slice(0, 10);
-      const key = `${day}|${row.sourceOrgId}|${row.targetOrgId}`;
-      const entry = counts.get(key) ?? {
-        day,
-        sourceOrgId: row.sourceOrgId,
-        targetOrgId: row.targetOrgId,
-        clicks: 0,
-      };
-      entry.clicks++;
-      counts.set(key, entry);
-    }
-    await db.transaction(async (tx) => {
-      await tx.insert(clickEvents).values(rows);
-      if (counts.size) {
-        await tx
-          .insert(pairDailyStats)
-          .values([...counts.values()])
-          .onConflictDoUpdate({
-            target: [pairDailyStats.day, pairDailyStats.sourceOrgId, pairDailyStats.targetOrgId],
-            set: { clicks: sql`${pairDailyStats.clicks} + excluded.clicks` },
-          });
+/**
+ * Clicks are durable once journaled (see click-journal.ts): the 302 is sent then. They reach the
+ * database in batches, one statement each (events and the day's counters), at once while the
+ * server is quiet. Under a surge a batch goes a few times a second, taking a small share of the
+ * time; the journal absorbs the rest and the database catches up when the surge ends (or when
+ * too many wait, whatever the load). PGlite runs its queries on this thread: storing at full speed
+ * during a surge would take the time the redirects need.
+ */
+export function createClickRecorder(
+  db: Db,
+  journalDir: string,
+  options: RecorderOptions = {},
+): ClickRecorder {
+  const batchSize = options.batch ?? 500;
+  const busy = options.busy ?? (() => false);
+  const busyBatch = options.busyBatch ?? 500;
+  const busyIntervalMs = options.busyIntervalMs ?? 250;
+  const busyRestFactor = options.busyRestFactor ?? 9;
+  const highWater = options.highWater ?? 300_000;
+  const journal: ClickJournal = openClickJournal(journalDir, { sync: options.syncJournal ?? true });
+
+  // Waiting clicks, oldest first: a queue with a moving head instead of shifting an array.
+  let lines: string[] = [];
+  let ids: string[] = [];
+  let segments: JournalSegment[] = [];
+  let head = 0;
+  const pendingIds = new Set<string>();
+  let stored = 0; // clicks stored since start, in journal order
+  let storing: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | null = null;
+  let ticking = false;
+  let closed = false;
+
+  const waiting = () => lines.length - head;
+
+  /** Stores up to `max` waiting clicks; calls never overlap. */
+  function storeNext(max: number): Promise<void> {
+    storing = storing.then(async () => {
+      const end = Math.min(head + max, lines.length);
+      if (end === head) return;
+      await storeClicks(db, lines.slice(head, end));
+      let segment = segments[head];
+      let count = 0;
+      for (let i = head; i < end; i++) {
+        pendingIds.delete(ids[i] as string);
+        if (segments[i] !== segment) {
+          if (segment) journal.release(segment, count);
+          segment = segments[i];
+          count = 0;
+        }
+        count++;
+      }
+      if (segment) journal.release(segment, count);
+      stored += end - head;
+      head = end;
+      if (head > 50_000 && head * 2 > lines.length) {
+        lines = lines.slice(head);
+        ids = ids.slice(head);
+        segments = segments.slice(head);
+        head = 0;
       }
     });
+    return storing;
   }
 
-  function flush(): Promise<void> {
-    if (flushing) return flushing;
-    flushing = (async () => {
-      while (queue.length) {
-        const batch = queue.slice(0, maxBatch);
-        queue = queue.slice(batch.length);
-        try {
-          await writeBatch(batch);
-          for (const waiter of batch) waiter.resolve();
-        } catch (error) {
-          for (const waiter of batch) waiter.reject(error);
-        }
+  // The rest after a batch holds even when nothing waits at the moment it ends.
+  let restUntil = 0;
+  function schedule() {
+    if (timer || ticking || closed || waiting() === 0) return;
+    timer = setTimeout(tick, Math.max(0, restUntil - performance.now()));
+  }
+
+  async function tick() {
+    timer = null;
+    ticking = true;
+    let delay = 0;
+    try {
+      if (!busy() || waiting() > highWater) {
+        await storeNext(batchSize);
+      } else {
+        // Under load: a batch now and then, so storing takes a small share of the time. PGlite
+        // spends milliseconds on any statement, so waiting for a bigger batch costs less.
+        const started = performance.now();
+        await storeNext(busyBatch);
+        delay = Math.max(busyIntervalMs, (performance.now() - started) * busyRestFactor);
       }
-    })().finally(() => {
-      flushing = null;
-      // A click queued after the loop's last check but before this point must not wait forever.
-      if (queue.length) void flush();
-    });
-    return flushing;
+    } catch {
+      // The database is unreachable: the clicks stay journaled, and this is tried again.
+      delay = 1_000;
+    }
+    ticking = false;
+    restUntil = performance.now() + delay;
+    schedule();
+  }
+
+  async function settleUpTo(target: number) {
+    while (stored < target) await storeNext(Math.min(batchSize, target - stored));
   }
 
   return {
-    record(row) {
-      return new Promise<void>((resolve, reject) => {
-        queue.push({ row, resolve, reject });
-        // The first click of a batch schedules the write; others arriving meanwhile join it.
-        if (queue.length === 1 || queue.length >= maxBatch) setImmediate(() => void flush());
-      });
+    async record(click) {
+      const line = JSON.stringify(click);
+      let segment: JournalSegment;
+      try {
+        segment = await journal.append(line);
+      } catch {
+        // No journal (disk full, read-only): the click is stored directly before its 302.
+        await storeClicks(db, [line]);
+        return;
+      }
+      lines.push(line);
+      ids.push(click.id);
+      segments.push(segment);
+      pendingIds.add(click.id);
+      schedule();
     },
+    settle() {
+      return settleUpTo(stored + waiting());
+    },
+    isPending: (clickId) => pendingIds.has(clickId),
+    async recover() {
+      let count = 0;
+      for (const leftover of journal.leftovers()) {
+        for (let i = 0; i < leftover.lines.length; i += batchSize)
+          count += await storeClicks(db, leftover.lines.slice(i, i + batchSize));
+        journal.removeLeftover(leftover.path);
+      }
+      return count;
+    },
+    pendingCount: waiting,
     async close() {
-      await flush();
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      try {
+        await settleUpTo(stored + waiting());
+      } finally {
+        await journal.close();
+      }
     },
   };
 }

@@ -84,12 +84,14 @@ export async function recordConversion(
  * remembered for an hour, so a repeat answers `duplicate` from memory; the unique index stays the
  * only judge of what is new. Keyed by organization, so another organization never hits it.
  */
-export function createConversionRecorder(db: Db) {
+export function createConversionRecorder(db: Db, ensureClickStored: (clickId: string) => Promise<void>) {
   const known = new LRUCache<string, ConversionResult>({ max: 100_000, ttl: 60 * 60_000 });
   return async (input: Parameters<typeof recordConversion>[1]): Promise<ConversionResult> => {
     const key = `${input.organizationId}|${input.clickId}|${input.type}`;
     const hit = known.get(key);
     if (hit) return { id: hit.id, duplicate: true };
+    // The reader may convert a moment after the click, before its batch reached the database.
+    await ensureClickStored(input.clickId);
     const result = await recordConversion(db, input);
     known.set(key, result);
     return result;

@@ -18,7 +18,11 @@ export async function metricsRoutes(app: FastifyInstance) {
         config: { access: "member" },
         schema: { response: { 200: metricsSchema, 401: errorBodySchema, 403: errorBodySchema } },
       },
-      async (request) => readMetrics(app.db, requireMember(request).organizationId, column),
+      async (request) => {
+        const { organizationId } = requireMember(request);
+        await app.tracker.settle();
+        return readMetrics(app.db, organizationId, column);
+      },
     );
   }
 
@@ -29,7 +33,11 @@ export async function metricsRoutes(app: FastifyInstance) {
       config: { access: "member" },
       schema: { response: { 200: dailyMetricsSchema, 401: errorBodySchema, 403: errorBodySchema } },
     },
-    async (request) => dailyMetrics(app.db, requireMember(request).organizationId),
+    async (request) => {
+      const { organizationId } = requireMember(request);
+      await app.tracker.settle();
+      return dailyMetrics(app.db, organizationId);
+    },
   );
   r.get(
     "/api/activity",
@@ -37,6 +45,10 @@ export async function metricsRoutes(app: FastifyInstance) {
       config: { access: "member" },
       schema: { response: { 200: activitySchema, 401: errorBodySchema, 403: errorBodySchema } },
     },
-    async (request) => recentActivity(app.db, requireMember(request).organizationId),
+    async (request) => {
+      const { organizationId } = requireMember(request);
+      await app.tracker.settle();
+      return recentActivity(app.db, organizationId);
+    },
   );
 }

@@ -46,7 +46,12 @@ afterAll(() => t.close());
 
 const clicks = (headers: Record<string, string>) =>
   t.app.inject({ url: "/api/metrics/clicks", headers }).then((r) => r.json());
-const hitsCount = async () => (await t.database.db.select().from(clickEvents)).length;
+/** Clicks are journaled before their 302 and reach the database in batches: wait for them. */
+const storedDb = async () => {
+  await t.app.tracker.settle();
+  return t.database.db;
+};
+const hitsCount = async () => (await (await storedDb()).select().from(clickEvents)).length;
 const pathOf = (url: string) => url.slice(TEST_PUBLIC_URL.length);
 
 describe("tracked links and short links", () => {
@@ -100,7 +105,7 @@ describe("tracked links and short links", () => {
     expect(location.searchParams.get("plan")).toBe("pro");
     const clickId = location.searchParams.get("bclickid");
     expect(clickId).toMatch(/^[\w-]{20,}$/);
-    const [row] = await t.database.db
+    const [row] = await (await storedDb())
       .select()
       .from(clickEvents)
       .where(eq(clickEvents.id, clickId ?? ""));
@@ -149,7 +154,7 @@ describe("tracked links and short links", () => {
     expect(scanner.statusCode).toBe(302);
     expect(await hitsCount()).toBe(events + 3);
     expect(await clicks(b.headers)).toEqual(before);
-    const flagged = await t.database.db.select().from(clickEvents).where(eq(clickEvents.bot, true));
+    const flagged = await (await storedDb()).select().from(clickEvents).where(eq(clickEvents.bot, true));
     expect(flagged.map((r) => r.botReason).sort()).toEqual(
       expect.arrayContaining(["head", "scanner-referrer", "user-agent"]),
     );
@@ -282,7 +287,7 @@ describe("conversions", () => {
 
   it("treats clicks older than 30 days as expired", async () => {
     const clickId = await freshClick("192.0.2.12");
-    await t.database.db
+    await (await storedDb())
       .update(clickEvents)
       .set({ occurredAt: new Date(Date.now() - 31 * 24 * 60 * 60 * 1000) })
       .where(eq(clickEvents.id, clickId));

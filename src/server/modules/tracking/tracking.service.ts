@@ -1,13 +1,18 @@
 import { eq } from "drizzle-orm";
+import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../db/client";
 import { collateral } from "../../db/schema";
-import { generateToken } from "../../lib/tokens";
 import { createClickClassifier } from "./click-classifier";
+import { newClickId } from "./click-id";
 import { createClickRecorder } from "./click-recorder";
 import { landingUrl, type TrackedLink } from "./link-signature";
 import { createShortLinkResolver } from "./short-links.service";
 import { createVisitorHasher } from "./visitor-hash";
+
+const SETTLE_LIMIT = 5_000;
+/** Stands for the click id while the landing URL is built once per target; never URL-encoded. */
+const CLICK_ID_SLOT = "BUDDYCLICKIDSLOT";
 
 export type Hit = { method: string; ip: string; userAgent: string; referer: string | undefined };
 
@@ -18,9 +23,16 @@ const bareHost = (host: string) => host.toLowerCase().replace(/^www\./, "");
  * The redirect path: link lookups from memory, a verdict per hit, the click committed in a
  * batch, then the landing URL with its bclickid.
  */
-export function createTracker(db: Db, secret: string) {
-  const recorder = createClickRecorder(db);
-  const classify = createClickClassifier();
+export function createTracker(
+  db: Db,
+  secret: string,
+  options: { journalDir: string; syncJournal: boolean; busy?: () => boolean; redis?: Redis },
+) {
+  const recorder = createClickRecorder(db, options.journalDir, {
+    busy: options.busy,
+    syncJournal: options.syncJournal,
+  });
+  const classify = createClickClassifier({ redis: options.redis });
   const hashVisitor = createVisitorHasher(secret);
   const resolveShortCode = createShortLinkResolver(db);
   // A collateral's host rarely changes; a minute of staleness only delays a new host.
@@ -28,6 +40,30 @@ export function createTracker(db: Db, secret: string) {
     max: 50_000,
     ttl: 60_000,
   });
+
+  // Links are followed many times: their target is parsed once (host, and the landing URL
+  // around the click id, exactly as landingUrl writes it).
+  const targets = new LRUCache<
+    string,
+    { host: string; landingPrefix: string; landingSuffix: string } | false
+  >({ max: 50_000 });
+  function parseTarget(url: string) {
+    let parsed = targets.get(url);
+    if (parsed === undefined) {
+      parsed = false;
+      try {
+        const target = new URL(url);
+        if (target.protocol === "https:" || target.protocol === "http:") {
+          const [landingPrefix = "", landingSuffix = ""] = landingUrl(url, CLICK_ID_SLOT).split(
+            CLICK_ID_SLOT,
+          );
+          parsed = { host: bareHost(target.hostname), landingPrefix, landingSuffix };
+        }
+      } catch {}
+      targets.set(url, parsed);
+    }
+    return parsed || null;
+  }
 
   async function collateralHost(id: string) {
     const cached = collateralHosts.get(id);
@@ -45,16 +81,10 @@ export function createTracker(db: Db, secret: string) {
 
   /** Null when the link may not be followed: its url is not the collateral's call-to-action host. */
   async function follow(link: TrackedLink, hit: Hit, shortCode: string | null): Promise<string | null> {
-    let target: URL;
-    try {
-      target = new URL(link.url);
-    } catch {
-      return null;
-    }
-    if (target.protocol !== "https:" && target.protocol !== "http:") return null;
+    const target = parseTarget(link.url);
+    if (!target) return null;
     const owner = await collateralHost(link.collateralId);
-    if (!owner || owner.organizationId !== link.targetOrgId || owner.host !== bareHost(target.hostname))
-      return null;
+    if (!owner || owner.organizationId !== link.targetOrgId || owner.host !== target.host) return null;
 
     const now = new Date();
     const visitorHash = hashVisitor(hit.ip, hit.userAgent, now);
@@ -62,7 +92,7 @@ export function createTracker(db: Db, secret: string) {
     try {
       referrerHost = hit.referer ? new URL(hit.referer).hostname : null;
     } catch {}
-    const verdict = classify({
+    const verdict = await classify({
       method: hit.method,
       userAgent: hit.userAgent,
       referrerHost,
@@ -71,25 +101,53 @@ export function createTracker(db: Db, secret: string) {
       mailKey: link.sourceOrgId,
       now: now.getTime(),
     });
-    const clickId = generateToken(16);
+    const clickId = newClickId();
     await recorder.record({
       id: clickId,
-      shortCode,
-      relationshipId: link.relationshipId,
-      collateralId: link.collateralId,
-      sourceOrgId: link.sourceOrgId,
-      targetOrgId: link.targetOrgId,
-      occurredAt: now,
+      short_code: shortCode,
+      relationship_id: link.relationshipId,
+      collateral_id: link.collateralId,
+      source_org_id: link.sourceOrgId,
+      target_org_id: link.targetOrgId,
+      occurred_at: now.toISOString(),
       method: hit.method,
-      visitorHash,
-      userAgent: hit.userAgent.slice(0, 300) || null,
-      referrerHost: referrerHost?.slice(0, 255) ?? null,
-      ...verdict,
+      visitor_hash: visitorHash,
+      user_agent: hit.userAgent.slice(0, 300) || null,
+      referrer_host: referrerHost?.slice(0, 255) ?? null,
+      bot: verdict.bot,
+      bot_reason: verdict.botReason,
+      duplicate: verdict.duplicate,
+      verified: verdict.verified,
     });
-    return landingUrl(link.url, clickId);
+    return target.landingPrefix + clickId + target.landingSuffix;
   }
 
-  return { follow, resolveShortCode, close: () => recorder.close() };
+  /**
+   * Reads of clicks (metrics, activity) see every click answered before them. Behind a surge
+   * of thousands they answer at once instead, from what is stored so far.
+   */
+  async function settle() {
+    if (recorder.pendingCount() > SETTLE_LIMIT) return;
+    try {
+      await recorder.settle();
+    } catch {
+      // The database refused the batch: the reads that follow will say so themselves.
+    }
+  }
+
+  /** A conversion needs its click in the database, even one answered a moment ago. */
+  async function ensureStored(clickId: string) {
+    if (recorder.isPending(clickId)) await recorder.settle();
+  }
+
+  return {
+    follow,
+    resolveShortCode,
+    settle,
+    ensureStored,
+    recover: () => recorder.recover(),
+    close: () => recorder.close(),
+  };
 }
 
 export type Tracker = ReturnType<typeof createTracker>;

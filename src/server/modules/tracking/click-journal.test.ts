@@ -1,0 +1,65 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openClickJournal } from "./click-journal";
+
+const dirs: string[] = [];
+const freshDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "click-journal-"));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const files = (dir: string) => readdirSync(dir).filter((name) => name.endsWith(".jsonl"));
+
+describe("click journal", () => {
+  it("writes concurrent appends together, one line each, before resolving", async () => {
+    const dir = freshDir();
+    const journal = openClickJournal(dir, { sync: true });
+    const lines = Array.from({ length: 50 }, (_, i) => JSON.stringify({ id: `c${i}` }));
+    const segments = await Promise.all(lines.map((line) => journal.append(line)));
+    const [file] = files(dir);
+    expect(file).toBeDefined();
+    expect(readFileSync(path.join(dir, file as string), "utf8")).toBe(`${lines.join("\n")}\n`);
+    expect(new Set(segments).size).toBe(1);
+    expect(segments[0]?.pending).toBe(50);
+    await journal.close();
+  });
+
+  it("keeps a file until every click in it is stored, then removes it once idle", async () => {
+    const dir = freshDir();
+    const journal = openClickJournal(dir, { sync: false, idleSealMs: 20 });
+    const segment = await journal.append('{"id":"a"}');
+    await journal.append('{"id":"b"}');
+    journal.release(segment, 1);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(files(dir)).toHaveLength(1);
+    journal.release(segment, 1);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(files(dir)).toEqual([]);
+    // A later click starts a new file.
+    await journal.append('{"id":"c"}');
+    expect(files(dir)).toHaveLength(1);
+    await journal.close();
+  });
+
+  it("hands a crashed process's complete lines to the next one, dropping a torn last line", async () => {
+    const dir = freshDir();
+    const first = openClickJournal(dir, { sync: true });
+    await first.append('{"id":"x1"}');
+    await first.append('{"id":"x2"}');
+    await first.close(); // nothing released: both clicks still wait for the database
+    const [file] = files(dir);
+    writeFileSync(path.join(dir, file as string), '{"id":"x3","tor', { flag: "a" });
+
+    const second = openClickJournal(dir, { sync: true });
+    const leftovers = second.leftovers();
+    expect(leftovers.map((l) => l.lines)).toEqual([['{"id":"x1"}', '{"id":"x2"}']]);
+    for (const leftover of leftovers) second.removeLeftover(leftover.path);
+    expect(files(dir)).toEqual([]);
+    await second.close();
+  });
+});
