@@ -15,7 +15,9 @@ export type Row = {
   ok: boolean;
 };
 
-export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
+/** Baseline and target alternate this many times; the figures are the rounds' medians. */
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 export const rows: Row[] = [];
 
 /** The fields of autocannon's client that bound how many requests it sends (not in its types). */
@@ -69,6 +71,55 @@ export async function startBaseline(json: string): Promise<{ origin: string; sto
     child.stdout?.once("data", (chunk) => resolve(String(chunk).trim())),
   );
   return { origin, stop: () => child.kill("SIGTERM") };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+export type Comparison = {
+  rps: number;
+  baseRps: number;
+  ratio: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  threeXX: number;
+};
+
+/**
+ * The baseline and the target, one after the other, ROUNDS times: the machine's speed drifts
+ * (other tenants, CPU boost), so a ratio is taken within each round and the median reported.
+ */
+export async function compare(
+  baseUrl: string,
+  targetUrl: string,
+  connections: number,
+  options: { headers?: Record<string, string>; drain?: boolean } = {},
+): Promise<Comparison> {
+  const rounds: Array<{ base: autocannon.Result; result: autocannon.Result }> = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    // The same request headers for both: the baseline parses them too.
+    const base = await load(baseUrl, connections, { headers: options.headers });
+    const result = await load(targetUrl, connections, options);
+    rounds.push({ base, result });
+  }
+  const sum = (pick: (r: autocannon.Result) => number) => rounds.reduce((n, r) => n + pick(r.result), 0);
+  return {
+    rps: Math.round(median(rounds.map((r) => r.result.requests.average))),
+    baseRps: Math.round(median(rounds.map((r) => r.base.requests.average))),
+    ratio: median(rounds.map((r) => ratio(r.result, r.base))),
+    p50: median(rounds.map((r) => r.result.latency.p50)),
+    p99: median(rounds.map((r) => r.result.latency.p99)),
+    errors: sum((r) => r.errors),
+    non2xx: sum((r) => r.non2xx),
+    threeXX: sum((r) => r["3xx"]),
+  };
 }
 
 export function ratio(result: autocannon.Result, base: autocannon.Result) {

@@ -6,7 +6,6 @@ import type { Config } from "./config";
 import { type ChangeNotifications, createUnlistenedNotifications } from "./db/change-notifications";
 import type { Db } from "./db/client";
 import { createAiClient } from "./lib/ai-client";
-import { createBusySignal } from "./lib/busy-signal";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./lib/mailer";
 import { createSiteMetadataService, type SiteMetadataService } from "./lib/site-metadata";
 import { loggerOptions } from "./logger";
@@ -84,12 +83,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: 30_000,
   });
   let inFlight = 0;
-  let started = 0;
   app.decorate("inFlight", () => inFlight);
   const settled = () => inFlight--;
   app.addHook("onRequest", (_request, reply, done) => {
     inFlight++;
-    started++;
     reply.raw.once("close", settled);
     done();
   });
@@ -129,7 +126,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     journalDir: path.join(config.dataDir, "click-journal"),
     // As durable as the database: PostgreSQL syncs its commits, PGlite does not.
     syncJournal: Boolean(config.databaseUrl),
-    busy: createBusySignal(() => started),
     redis,
   });
   app.decorate("tracker", tracker);

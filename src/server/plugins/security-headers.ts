@@ -52,11 +52,35 @@ export function securityHeaders(): Record<string, string> {
   return headers;
 }
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** "redirect": the route answers bodiless redirects (tracked links) — see below. */
+    securityHeaders?: "redirect";
+  }
+}
+
+/**
+ * A bodiless redirect is never rendered, so the headers that govern a document (CSP, framing,
+ * XSS filter, COOP, origin-agent-cluster, download options) act on nothing there. It keeps the
+ * ones that act on the hop itself: HSTS, no referrer passed on, no sniffing. The tracked-link
+ * redirects answer every click of every e-mail, and those bytes cost both sides on each one.
+ */
+export function redirectSecurityHeaders(all: Record<string, string>): Record<string, string> {
+  const kept: Record<string, string> = {
+    "referrer-policy": "no-referrer",
+    "x-content-type-options": "nosniff",
+  };
+  const hsts = all["strict-transport-security"];
+  if (hsts) kept["strict-transport-security"] = hsts;
+  return kept;
+}
+
 /** On every answer, refusals and errors included: the hook runs before the access check. */
 export function registerSecurityHeaders(app: FastifyInstance) {
   const headers = securityHeaders();
-  app.addHook("onRequest", (_request, reply, done) => {
-    reply.headers(headers);
+  const redirect = redirectSecurityHeaders(headers);
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.headers(request.routeOptions.config.securityHeaders === "redirect" ? redirect : headers);
     done();
   });
 }

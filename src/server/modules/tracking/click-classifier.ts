@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import { isbot } from "isbot";
+import { LRUCache } from "lru-cache";
 import {
   type ClickMemory,
   createLocalClickMemory,
@@ -50,10 +51,24 @@ const consoleLog: MemoryLog = {
   info: (message) => console.info(message),
 };
 
+/**
+ * isbot runs one large pattern over the user agent. Millions of readers share a few thousand
+ * user agents (a browser version on an OS), so the verdict is remembered per user agent.
+ */
+const botAgents = new LRUCache<string, boolean>({ max: 10_000 });
+function isBotAgent(userAgent: string): boolean {
+  let verdict = botAgents.get(userAgent);
+  if (verdict === undefined) {
+    verdict = isbot(userAgent);
+    botAgents.set(userAgent, verdict);
+  }
+  return verdict;
+}
+
 /** What needs no memory of earlier hits. */
 function botReasonOf(hit: HitContext): string | null {
   if (hit.method === "HEAD") return "head";
-  if (!hit.userAgent || isbot(hit.userAgent)) return "user-agent";
+  if (!hit.userAgent || isBotAgent(hit.userAgent)) return "user-agent";
   if (hit.referrerHost && SCANNER_REFERRERS.some((s) => hit.referrerHost?.includes(s)))
     return "scanner-referrer";
   return null;

@@ -7,7 +7,7 @@ import {
   readdirSync,
   readFileSync,
   unlinkSync,
-  write,
+  writeSync,
 } from "node:fs";
 import path from "node:path";
 
@@ -37,25 +37,15 @@ const SEGMENT_BYTES = 8 * 1024 * 1024;
 const IDLE_SEAL_MS = 2_000;
 const SUFFIX = ".clicks.jsonl";
 
-const writeAll = (fd: number, buffer: Buffer) =>
-  new Promise<void>((resolve, reject) => {
-    const next = (offset: number) =>
-      write(fd, buffer, offset, buffer.length - offset, null, (error, written) => {
-        if (error) return reject(error);
-        if (offset + written < buffer.length) next(offset + written);
-        else resolve();
-      });
-    next(0);
-  });
+type Entry = { line: string; resolve: (segment: JournalSegment) => void; reject: (error: unknown) => void };
 
 const syncData = (fd: number) =>
   new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
 
 /**
- * An append-only journal of clicks in DATA_DIR, written with group commit: the lines of every
- * request that arrives while a write is in progress go together in the next write. The writes
- * run on libuv's threads, so the event loop never waits for the disk; a click's request waits
- * for its own line, and only then answers 302.
+ * An append-only journal of clicks in DATA_DIR, written with group commit: the lines of the
+ * requests of one turn of the event loop go together in one write. A click's request waits for
+ * its own line, and only then answers 302.
  *
  * A written line survives the process being killed (it is in the kernel's page cache). With
  * `sync` each write is also fdatasync'd, so it survives a power cut: used with PostgreSQL,
@@ -66,12 +56,11 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
   const idleSealMs = options.idleSealMs ?? IDLE_SEAL_MS;
   mkdirSync(dir, { recursive: true });
   let active: JournalSegment | null = null;
-  let queue: Array<{
-    line: string;
-    resolve: (segment: JournalSegment) => void;
-    reject: (e: unknown) => void;
-  }> = [];
-  let writing: Promise<void> | null = null;
+  let queue: Entry[] = [];
+  let flushScheduled = false;
+  // Sync mode: batches written and waiting for the fdatasync in flight to finish.
+  let unsynced: Array<{ entries: Entry[]; segment: JournalSegment }> = [];
+  let syncing: Promise<void> | null = null;
   let sequence = 0;
   const open = new Set<JournalSegment>();
 
@@ -113,40 +102,61 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
     if (idleTimer) return;
     idleTimer = setTimeout(() => {
       idleTimer = null;
-      if (!active || active.pending > 0 || writing || queue.length) return;
+      if (!active || active.pending > 0 || syncing || unsynced.length || queue.length) return;
       if (Date.now() - lastAppendAt < idleSealMs) sealWhenIdle();
       else seal(active);
     }, idleSealMs);
     idleTimer.unref();
   }
 
-  async function writeQueued() {
-    // Requests answered in the same turn of the event loop share the first write too.
-    await new Promise((resolve) => setImmediate(resolve));
-    while (queue.length) {
-      const batch = queue;
-      queue = [];
-      try {
-        active ??= openSegment();
-        const segment = active;
-        const buffer = Buffer.from(`${batch.map((entry) => entry.line).join("\n")}\n`);
-        await writeAll(segment.fd, buffer);
-        if (options.sync) await syncData(segment.fd);
-        segment.size += buffer.length;
-        segment.pending += batch.length;
-        for (const entry of batch) entry.resolve(segment);
-        if (segment.size >= SEGMENT_BYTES) seal(segment);
-      } catch (error) {
-        for (const entry of batch) entry.reject(error);
-      }
+  /**
+   * Once per turn of the event loop: the lines of every request of that turn go in one write.
+   * A write to the page cache takes microseconds, so it is made right here — a round trip
+   * through libuv's threads would leave the loop idle while every request waits for it.
+   */
+  function flush() {
+    flushScheduled = false;
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return;
+    let segment: JournalSegment;
+    try {
+      active ??= openSegment();
+      segment = active;
+      const buffer = Buffer.from(`${batch.map((entry) => entry.line).join("\n")}\n`);
+      for (let offset = 0; offset < buffer.length; )
+        offset += writeSync(segment.fd, buffer, offset, buffer.length - offset);
+      segment.size += buffer.length;
+      segment.pending += batch.length;
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+      return;
     }
+    if (options.sync) unsynced.push({ entries: batch, segment });
+    else for (const entry of batch) entry.resolve(segment);
+    if (segment.size >= SEGMENT_BYTES) seal(segment);
+    if (options.sync) startSync();
   }
 
-  function startWriting() {
-    writing ??= writeQueued().finally(() => {
-      writing = null;
-      if (queue.length) startWriting();
-    });
+  /** Group commit: one fdatasync at a time covers every batch written before it started. */
+  function startSync() {
+    if (syncing || unsynced.length === 0) return;
+    const groups = unsynced;
+    unsynced = [];
+    const fds = new Set(groups.map((group) => group.segment.fd));
+    syncing = Promise.all([...fds].map(syncData))
+      .then(
+        () => {
+          for (const group of groups) for (const entry of group.entries) entry.resolve(group.segment);
+        },
+        (error: unknown) => {
+          for (const group of groups) for (const entry of group.entries) entry.reject(error);
+        },
+      )
+      .finally(() => {
+        syncing = null;
+        startSync();
+      });
   }
 
   return {
@@ -154,7 +164,10 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
       return new Promise<JournalSegment>((resolve, reject) => {
         queue.push({ line, resolve, reject });
         lastAppendAt = Date.now();
-        startWriting();
+        if (!flushScheduled) {
+          flushScheduled = true;
+          setImmediate(flush);
+        }
       });
     },
     release(segment, count) {
@@ -186,7 +199,8 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
       unlinkSync(file);
     },
     async close() {
-      while (writing) await writing;
+      flush();
+      while (syncing) await syncing;
       if (idleTimer) clearTimeout(idleTimer);
       if (active) seal(active);
       for (const segment of open) closeSync(segment.fd);

@@ -21,8 +21,11 @@ export type RecorderOptions = {
   syncJournal?: boolean;
   /** Clicks per database statement while catching up. */
   batch?: number;
-  /** Whether the server is busy answering requests: clicks are then stored now and then. */
-  busy?: () => boolean;
+  /**
+   * Whether the server is busy with other work, given the milliseconds storing took since the
+   * last call: clicks are then stored now and then. Default: the event loop's utilization.
+   */
+  busy?: (storingMs: number) => boolean;
   busyBatch?: number;
   /** While busy, at least this long between two batches… */
   busyIntervalMs?: number;
@@ -31,6 +34,34 @@ export type RecorderOptions = {
   /** Beyond this many clicks waiting, they are stored whatever the load: memory stays bounded. */
   highWater?: number;
 };
+
+/** Outside storing clicks, the loop works (answers requests) more than this share of the time. */
+const BUSY_SHARE = 0.7;
+const LOAD_WINDOW_MS = 50;
+
+/**
+ * How busy the event loop is with everything but storing clicks, over windows of at least
+ * 50 ms. Utilization, not a request rate: a server answering a steady few hundred requests a
+ * second still has time to store every click at once.
+ */
+export function createLoopLoad(share = BUSY_SHARE) {
+  let last = performance.eventLoopUtilization();
+  let excluded = 0;
+  let busy = false;
+  return (storingMs: number): boolean => {
+    excluded += storingMs;
+    const window = performance.eventLoopUtilization(last);
+    const elapsed = window.active + window.idle;
+    if (elapsed >= LOAD_WINDOW_MS) {
+      // The share of the time left by storing that other work took.
+      const left = elapsed - excluded;
+      busy = left > 0 && Math.max(0, window.active - excluded) / left > share;
+      last = performance.eventLoopUtilization();
+      excluded = 0;
+    }
+    return busy;
+  };
+}
 
 /**
  * Clicks are durable once journaled (see click-journal.ts): the 302 is sent then. They reach the
@@ -46,10 +77,11 @@ export function createClickRecorder(
   options: RecorderOptions = {},
 ): ClickRecorder {
   const batchSize = options.batch ?? 500;
-  const busy = options.busy ?? (() => false);
-  const busyBatch = options.busyBatch ?? 500;
+  const busy = options.busy ?? createLoopLoad();
+  let storingMs = 0;
+  const busyBatch = options.busyBatch ?? 200;
   const busyIntervalMs = options.busyIntervalMs ?? 250;
-  const busyRestFactor = options.busyRestFactor ?? 9;
+  const busyRestFactor = options.busyRestFactor ?? 19;
   const highWater = options.highWater ?? 300_000;
   const journal: ClickJournal = openClickJournal(journalDir, { sync: options.syncJournal ?? true });
 
@@ -72,7 +104,12 @@ export function createClickRecorder(
     storing = storing.then(async () => {
       const end = Math.min(head + max, lines.length);
       if (end === head) return;
-      await storeClicks(db, lines.slice(head, end));
+      const started = performance.now();
+      try {
+        await storeClicks(db, lines.slice(head, end));
+      } finally {
+        storingMs += performance.now() - started;
+      }
       let segment = segments[head];
       let count = 0;
       for (let i = head; i < end; i++) {
@@ -109,10 +146,12 @@ export function createClickRecorder(
     ticking = true;
     let delay = 0;
     try {
-      if (!busy() || waiting() > highWater) {
+      const isBusy = busy(storingMs);
+      storingMs = 0;
+      if (!isBusy || waiting() > highWater) {
         await storeNext(batchSize);
       } else {
-        // Under load: a batch now and then, so storing takes a small share of the time. PGlite
+        // Under load: a batch now and then, so storing takes a twentieth of the time. PGlite
         // spends milliseconds on any statement, so waiting for a bigger batch costs less.
         const started = performance.now();
         await storeNext(busyBatch);

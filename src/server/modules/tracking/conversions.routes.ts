@@ -52,6 +52,8 @@ export async function conversionsRoutes(app: FastifyInstance) {
     "/api/marketing/conversion/:clickId",
     {
       config: { access: "public" },
+      // Every pixel hit is stored or answered from memory; request log lines would double the work.
+      logLevel: "warn",
       schema: {
         tags: [API_TAGS.conversions],
         summary: "Conversion pixel (browser, no key)",

@@ -1,5 +1,5 @@
 import type { Metrics } from "@shared/tracking";
-import { eq, sql } from "drizzle-orm";
+import { eq, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { pairDailyStats } from "../../db/schema";
 
@@ -12,10 +12,16 @@ export async function readMetrics(
   organizationId: string,
   column: "clicks" | "leads",
 ): Promise<Metrics> {
-  const total = sql<string>`coalesce(sum(${pairDailyStats[column]}), 0)`;
-  const [[sent], [received]] = await Promise.all([
-    db.select({ total }).from(pairDailyStats).where(eq(pairDailyStats.sourceOrgId, organizationId)),
-    db.select({ total }).from(pairDailyStats).where(eq(pairDailyStats.targetOrgId, organizationId)),
-  ]);
-  return { sent: Number(sent?.total ?? 0), received: Number(received?.total ?? 0) };
+  // One statement for both sides (PGlite pays per statement); each side reads its own index.
+  const value = pairDailyStats[column];
+  const [row] = await db
+    .select({
+      sent: sql<string>`coalesce(sum(${value}) filter (where ${pairDailyStats.sourceOrgId} = ${organizationId}), 0)`,
+      received: sql<string>`coalesce(sum(${value}) filter (where ${pairDailyStats.targetOrgId} = ${organizationId}), 0)`,
+    })
+    .from(pairDailyStats)
+    .where(
+      or(eq(pairDailyStats.sourceOrgId, organizationId), eq(pairDailyStats.targetOrgId, organizationId)),
+    );
+  return { sent: Number(row?.sent ?? 0), received: Number(row?.received ?? 0) };
 }

@@ -1,6 +1,6 @@
 import type { Activity, DailyMetrics } from "@shared/tracking";
-import { and, desc, eq, gte, inArray, or } from "drizzle-orm";
-import type { DbOrTx } from "../../db/client";
+import { and, eq, gte, or, sql } from "drizzle-orm";
+import { type DbOrTx, rowsOf } from "../../db/client";
 import { clickEvents, conversions, organizations, pairDailyStats, relationships } from "../../db/schema";
 
 const DAY_MS = 86_400_000;
@@ -44,81 +44,50 @@ export async function dailyMetrics(
 
 /**
  * The latest verified clicks and leads in both directions and the newest Buddies, merged by
- * time. Each part reads a handful of rows through an index, never the whole history.
+ * time, with the other organization's name: one statement (PGlite pays per statement), whose
+ * five parts each read a handful of rows through an index, never the whole history.
  */
 export async function recentActivity(db: DbOrTx, organizationId: string, limit = 10): Promise<Activity> {
-  const clicksOn = (side: "sourceOrgId" | "targetOrgId") =>
-    db
-      .select({
-        at: clickEvents.occurredAt,
-        source: clickEvents.sourceOrgId,
-        target: clickEvents.targetOrgId,
-      })
-      .from(clickEvents)
-      .where(and(eq(clickEvents[side], organizationId), eq(clickEvents.verified, true)))
-      .orderBy(desc(clickEvents.occurredAt))
-      .limit(limit);
-  const leadsOn = (side: "sourceOrgId" | "targetOrgId") =>
-    db
-      .select({
-        at: conversions.createdAt,
-        source: conversions.sourceOrgId,
-        target: conversions.targetOrgId,
-        type: conversions.type,
-      })
-      .from(conversions)
-      .where(eq(conversions[side], organizationId))
-      .orderBy(desc(conversions.createdAt))
-      .limit(limit);
-  const [sentClicks, receivedClicks, sentLeads, receivedLeads, buddies] = await Promise.all([
-    clicksOn("sourceOrgId"),
-    clicksOn("targetOrgId"),
-    leadsOn("sourceOrgId"),
-    leadsOn("targetOrgId"),
-    db
-      .select({ at: relationships.createdAt, target: relationships.targetOrgId })
-      .from(relationships)
-      .where(
-        and(
-          eq(relationships.sourceOrgId, organizationId),
-          eq(relationships.type, "complement"),
-          eq(relationships.status, "active"),
-        ),
-      )
-      .orderBy(desc(relationships.createdAt))
-      .limit(limit),
-  ]);
-  const items = [
-    ...sentClicks.map((c) => ({ kind: "click_sent" as const, at: c.at, other: c.target, detail: null })),
-    ...receivedClicks.map((c) => ({
-      kind: "click_received" as const,
-      at: c.at,
-      other: c.source,
-      detail: null,
-    })),
-    ...sentLeads.map((c) => ({ kind: "lead_sent" as const, at: c.at, other: c.target, detail: c.type })),
-    ...receivedLeads.map((c) => ({
-      kind: "lead_received" as const,
-      at: c.at,
-      other: c.source,
-      detail: c.type,
-    })),
-    ...buddies.map((r) => ({ kind: "new_buddy" as const, at: r.at, other: r.target, detail: null })),
-  ]
-    .sort((x, y) => y.at.getTime() - x.at.getTime())
-    .slice(0, limit);
-  const ids = [...new Set(items.map((item) => item.other))];
-  const names = ids.length
-    ? await db
-        .select({ id: organizations.id, name: organizations.name })
-        .from(organizations)
-        .where(inArray(organizations.id, ids))
-    : [];
-  const nameOf = new Map(names.map((n) => [n.id, n.name]));
-  return items.map((item) => ({
-    kind: item.kind,
-    at: item.at.toISOString(),
-    organization: { id: item.other, name: nameOf.get(item.other) ?? "Unknown" },
-    detail: item.detail,
+  const result = await db.execute(sql`
+    select items.kind, (extract(epoch from items.at) * 1000)::float8 as at_ms, items.other,
+      items.detail, ${organizations.name} as name
+    from (
+      (select 'click_sent' as kind, ${clickEvents.occurredAt} as at, ${clickEvents.targetOrgId} as other,
+          null::text as detail
+        from ${clickEvents} where ${clickEvents.sourceOrgId} = ${organizationId} and ${clickEvents.verified}
+        order by ${clickEvents.occurredAt} desc limit ${limit})
+      union all
+      (select 'click_received', ${clickEvents.occurredAt}, ${clickEvents.sourceOrgId}, null
+        from ${clickEvents} where ${clickEvents.targetOrgId} = ${organizationId} and ${clickEvents.verified}
+        order by ${clickEvents.occurredAt} desc limit ${limit})
+      union all
+      (select 'lead_sent', ${conversions.createdAt}, ${conversions.targetOrgId}, ${conversions.type}::text
+        from ${conversions} where ${conversions.sourceOrgId} = ${organizationId}
+        order by ${conversions.createdAt} desc limit ${limit})
+      union all
+      (select 'lead_received', ${conversions.createdAt}, ${conversions.sourceOrgId}, ${conversions.type}::text
+        from ${conversions} where ${conversions.targetOrgId} = ${organizationId}
+        order by ${conversions.createdAt} desc limit ${limit})
+      union all
+      (select 'new_buddy', ${relationships.createdAt}, ${relationships.targetOrgId}, null
+        from ${relationships}
+        where ${relationships.sourceOrgId} = ${organizationId} and ${relationships.type} = 'complement'
+          and ${relationships.status} = 'active'
+        order by ${relationships.createdAt} desc limit ${limit})
+    ) items
+    left join ${organizations} on ${organizations.id} = items.other
+    order by items.at desc
+    limit ${limit}`);
+  return rowsOf<{
+    kind: Activity[number]["kind"];
+    at_ms: number;
+    other: string;
+    detail: string | null;
+    name: string | null;
+  }>(result).map((row) => ({
+    kind: row.kind,
+    at: new Date(Number(row.at_ms)).toISOString(),
+    organization: { id: row.other, name: row.name ?? "Unknown" },
+    detail: row.detail,
   }));
 }

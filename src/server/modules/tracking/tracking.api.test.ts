@@ -83,6 +83,21 @@ describe("tracked links and short links", () => {
     ).toBe(401);
   });
 
+  it("answers a click with the headers that act on a redirect, and pages keep the full set", async () => {
+    const response = await t.app.inject({ url: pathOf(trackedUrl), headers: { "user-agent": BROWSER } });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers).toMatchObject({
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+      "x-content-type-options": "nosniff",
+      "strict-transport-security": expect.stringContaining("max-age="),
+    });
+    expect(response.headers["content-security-policy"]).toBeUndefined();
+    const api = await t.app.inject({ url: "/api/metrics/clicks", headers: a.headers });
+    expect(api.headers["content-security-policy"]).toContain("default-src 'self'");
+    expect(api.headers["x-frame-options"]).toBe("SAMEORIGIN");
+  });
+
   it("follows a short link in one hop: records the click and lands on the target with bclickid and its own query", async () => {
     const shortUrl = (
       await t.app.inject({

@@ -26,10 +26,9 @@ const bareHost = (host: string) => host.toLowerCase().replace(/^www\./, "");
 export function createTracker(
   db: Db,
   secret: string,
-  options: { journalDir: string; syncJournal: boolean; busy?: () => boolean; redis?: Redis },
+  options: { journalDir: string; syncJournal: boolean; redis?: Redis },
 ) {
   const recorder = createClickRecorder(db, options.journalDir, {
-    busy: options.busy,
     syncJournal: options.syncJournal,
   });
   const classify = createClickClassifier({ redis: options.redis });

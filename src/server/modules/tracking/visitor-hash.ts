@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { hmac } from "../../lib/tokens";
 
 /**
@@ -15,6 +15,6 @@ export function createVisitorHasher(secret: string) {
       day = today;
       salt = hmac(secret, `visitor-salt:${today}`);
     }
-    return createHash("sha256").update(`${salt}|${ip}|${userAgent}`).digest("base64url").slice(0, 32);
+    return hash("sha256", `${salt}|${ip}|${userAgent}`, "base64url").slice(0, 32);
   };
 }
