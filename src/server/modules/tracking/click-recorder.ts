@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { Db } from "../../db/client";
+import { createLoopLoad } from "../../lib/loop-load";
 import { type ClickJournal, type JournalSegment, openClickJournal } from "./click-journal";
 import { type StoredClick, storeClicks } from "./click-store";
 
@@ -34,34 +35,6 @@ export type RecorderOptions = {
   /** Beyond this many clicks waiting, they are stored whatever the load: memory stays bounded. */
   highWater?: number;
 };
-
-/** Outside storing clicks, the loop works (answers requests) more than this share of the time. */
-const BUSY_SHARE = 0.7;
-const LOAD_WINDOW_MS = 50;
-
-/**
- * How busy the event loop is with everything but storing clicks, over windows of at least
- * 50 ms. Utilization, not a request rate: a server answering a steady few hundred requests a
- * second still has time to store every click at once.
- */
-export function createLoopLoad(share = BUSY_SHARE) {
-  let last = performance.eventLoopUtilization();
-  let excluded = 0;
-  let busy = false;
-  return (storingMs: number): boolean => {
-    excluded += storingMs;
-    const window = performance.eventLoopUtilization(last);
-    const elapsed = window.active + window.idle;
-    if (elapsed >= LOAD_WINDOW_MS) {
-      // The share of the time left by storing that other work took.
-      const left = elapsed - excluded;
-      busy = left > 0 && Math.max(0, window.active - excluded) / left > share;
-      last = performance.eventLoopUtilization();
-      excluded = 0;
-    }
-    return busy;
-  };
-}
 
 /**
  * Clicks are durable once journaled (see click-journal.ts): the 302 is sent then. They reach the
