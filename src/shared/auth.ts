@@ -78,6 +78,8 @@ export type LoginInput = z.infer<typeof loginSchema>;
 export const registerSchema = z.object({
   email: emailSchema,
   password: registerPasswordSchema,
+  /** From a team invitation link (`/auth?tab=register&invite=…`): joins that organization. */
+  inviteToken: z.string().max(TOKEN_MAX_LENGTH, { error: "Invalid invitation" }).optional(),
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
@@ -113,6 +115,8 @@ export const userSchema = z.object({
   role: roleSchema.nullable(),
   organizationId: z.string().nullable(),
   hasCompletedOnboarding: z.boolean(),
+  /** SPEC §6's permission flag: whether this user may approve pending team members (admins). */
+  canApproveMembers: z.boolean(),
   /** Set while the user waits for an admin to approve them into an organization already on Buddy. */
   pendingOrganization: z.object({ name: z.string() }).nullable().optional(),
 });

@@ -25,6 +25,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     role: "admin",
     organizationId: "org-1",
     hasCompletedOnboarding: true,
+    canApproveMembers: true,
     ...overrides,
   };
 }

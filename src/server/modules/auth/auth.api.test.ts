@@ -128,6 +128,7 @@ describe("login", () => {
       role: null,
       organizationId: null,
       hasCompletedOnboarding: false,
+      canApproveMembers: false,
     });
     // Only a hash of the token is stored.
     const rows = await t.database.db.select().from(sessions).where(eq(sessions.userId, body.user.id));

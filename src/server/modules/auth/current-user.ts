@@ -16,6 +16,7 @@ export function toUser(row: {
     role: row.role,
     organizationId: row.organizationId,
     hasCompletedOnboarding: row.organizationId !== null,
+    canApproveMembers: row.organizationId !== null && row.role === "admin",
   };
 }
 
