@@ -36,6 +36,8 @@ export type ClickJournal = {
 const SEGMENT_BYTES = 8 * 1024 * 1024;
 const IDLE_SEAL_MS = 2_000;
 const SUFFIX = ".clicks.jsonl";
+/** Within libuv's default pool of four threads, leaving one for other file and DNS work. */
+const SYNCS_IN_FLIGHT = 3;
 
 type Entry = { line: string; resolve: (segment: JournalSegment) => void; reject: (error: unknown) => void };
 
@@ -60,7 +62,7 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
   let flushScheduled = false;
   // Sync mode: batches written and waiting for the fdatasync in flight to finish.
   let unsynced: Array<{ entries: Entry[]; segment: JournalSegment }> = [];
-  let syncing: Promise<void> | null = null;
+  const syncing = new Set<Promise<void>>();
   let sequence = 0;
   const open = new Set<JournalSegment>();
 
@@ -102,7 +104,7 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
     if (idleTimer) return;
     idleTimer = setTimeout(() => {
       idleTimer = null;
-      if (!active || active.pending > 0 || syncing || unsynced.length || queue.length) return;
+      if (!active || active.pending > 0 || syncing.size || unsynced.length || queue.length) return;
       if (Date.now() - lastAppendAt < idleSealMs) sealWhenIdle();
       else seal(active);
     }, idleSealMs);
@@ -138,13 +140,16 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
     if (options.sync) startSync();
   }
 
-  /** Group commit: one fdatasync at a time covers every batch written before it started. */
+  /**
+   * Group commit: an fdatasync covers every batch written before it started. A few run at once
+   * (libuv's threads), so a batch waits for its own sync rather than for the one in flight too.
+   */
   function startSync() {
-    if (syncing || unsynced.length === 0) return;
+    if (syncing.size >= SYNCS_IN_FLIGHT || unsynced.length === 0) return;
     const groups = unsynced;
     unsynced = [];
     const fds = new Set(groups.map((group) => group.segment.fd));
-    syncing = Promise.all([...fds].map(syncData))
+    const sync: Promise<void> = Promise.all([...fds].map(syncData))
       .then(
         () => {
           for (const group of groups) for (const entry of group.entries) entry.resolve(group.segment);
@@ -154,9 +159,10 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
         },
       )
       .finally(() => {
-        syncing = null;
+        syncing.delete(sync);
         startSync();
       });
+    syncing.add(sync);
   }
 
   return {
@@ -200,7 +206,7 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
     },
     async close() {
       flush();
-      while (syncing) await syncing;
+      while (syncing.size) await Promise.all(syncing);
       if (idleTimer) clearTimeout(idleTimer);
       if (active) seal(active);
       for (const segment of open) closeSync(segment.fd);
