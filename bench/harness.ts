@@ -1,5 +1,6 @@
 // Shared pieces of the benchmarks: autocannon runs, the bare baseline process and the result rows.
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
 export type Row = {
@@ -73,6 +74,46 @@ export async function startBaseline(json: string): Promise<{ origin: string; sto
   return { origin, stop: () => child.kill("SIGTERM") };
 }
 
+/** Busy and total CPU time of the whole machine so far (all cores), from /proc/stat. */
+function cpuTimes(): { busy: number; total: number } | null {
+  try {
+    const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "")
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    const total = fields.reduce((sum, value) => sum + value, 0);
+    // idle and iowait
+    const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+}
+
+const QUIET_SHARE = 0.15;
+const QUIET_WAIT_MAX_MS = 60_000;
+
+/**
+ * Waits until the machine is quiet: a server still storing the clicks of the last round (or the
+ * database doing it) would take CPU from whichever server is measured next and flatter or
+ * depress its figure. Gives up after a minute (another tenant may never stop).
+ */
+export async function waitForQuiet(): Promise<void> {
+  const deadline = Date.now() + QUIET_WAIT_MAX_MS;
+  let last = cpuTimes();
+  if (!last) return;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = cpuTimes();
+    if (!now) return;
+    const share = (now.busy - last.busy) / Math.max(1, now.total - last.total);
+    last = now;
+    if (share < QUIET_SHARE) return;
+  }
+  console.warn("bench: the machine did not become quiet within a minute; measuring anyway");
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -105,7 +146,9 @@ export async function compare(
   const rounds: Array<{ base: autocannon.Result; result: autocannon.Result }> = [];
   for (let i = 0; i < ROUNDS; i++) {
     // The same request headers for both: the baseline parses them too.
+    await waitForQuiet();
     const base = await load(baseUrl, connections, { headers: options.headers });
+    await waitForQuiet();
     const result = await load(targetUrl, connections, options);
     rounds.push({ base, result });
   }
