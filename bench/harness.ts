@@ -12,6 +12,8 @@ export type Row = {
   p50?: number;
   p99?: number;
   ratio: string;
+  /** The server's CPU time per request, beside the baseline's: what each answer costs. */
+  cpu?: string;
   target: string;
   ok: boolean;
 };
@@ -63,7 +65,18 @@ export function load(
   });
 }
 
-export async function startBaseline(json: string): Promise<{ origin: string; stop(): void }> {
+/** CPU time (user and system) a process has used so far, in milliseconds; null off Linux. */
+export function processCpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    // utime and stime, in clock ticks of 10 ms (USER_HZ is 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+export async function startBaseline(json: string): Promise<{ origin: string; pid: number; stop(): void }> {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "bench/baseline-server.ts"], {
     env: { ...process.env, BASELINE_JSON: json, PORT: "0" },
     stdio: ["ignore", "pipe", "inherit"],
@@ -71,7 +84,7 @@ export async function startBaseline(json: string): Promise<{ origin: string; sto
   const origin = await new Promise<string>((resolve) =>
     child.stdout?.once("data", (chunk) => resolve(String(chunk).trim())),
   );
-  return { origin, stop: () => child.kill("SIGTERM") };
+  return { origin, pid: child.pid ?? 0, stop: () => child.kill("SIGTERM") };
 }
 
 /** Busy and total CPU time of the whole machine so far (all cores), from /proc/stat. */
@@ -131,6 +144,11 @@ export type Comparison = {
   errors: number;
   non2xx: number;
   threeXX: number;
+  /**
+   * Server CPU µs per request (medians), when the processes were given: while answering, and
+   * with the work it left for later (storing clicks in its own process; PostgreSQL's not counted).
+   */
+  cpuUs: { target: number; withLater: number; base: number } | null;
 };
 
 /**
@@ -141,18 +159,40 @@ export async function compare(
   baseUrl: string,
   targetUrl: string,
   connections: number,
-  options: { headers?: Record<string, string>; drain?: boolean } = {},
+  options: {
+    headers?: Record<string, string>;
+    drain?: boolean;
+    /** The two server processes, to report the CPU time each spends per request. */
+    pids?: { base: number; target: number };
+  } = {},
 ): Promise<Comparison> {
-  const rounds: Array<{ base: autocannon.Result; result: autocannon.Result }> = [];
+  type Round = { base: autocannon.Result; result: autocannon.Result; cpu: Cpu | null };
+  type Cpu = { base: number; target: number; withLater: number };
+  const rounds: Round[] = [];
+  const cpuOf = (pid: number | undefined) => (pid ? processCpuMs(pid) : null);
+  const perRequest = (from: number | null, to: number | null, result: autocannon.Result) =>
+    from === null || to === null ? null : ((to - from) * 1000) / Math.max(1, result.requests.total);
   for (let i = 0; i < ROUNDS; i++) {
     // The same request headers for both: the baseline parses them too.
     await waitForQuiet();
+    const baseStart = cpuOf(options.pids?.base);
     const base = await load(baseUrl, connections, { headers: options.headers });
+    const baseCpu = perRequest(baseStart, cpuOf(options.pids?.base), base);
     await waitForQuiet();
+    const start = cpuOf(options.pids?.target);
     const result = await load(targetUrl, connections, options);
-    rounds.push({ base, result });
+    const during = perRequest(start, cpuOf(options.pids?.target), result);
+    // What the server left for later (storing clicks) shows once it is quiet again.
+    await waitForQuiet();
+    const withLater = perRequest(start, cpuOf(options.pids?.target), result);
+    const cpu =
+      baseCpu !== null && during !== null && withLater !== null
+        ? { base: baseCpu, target: during, withLater }
+        : null;
+    rounds.push({ base, result, cpu });
   }
   const sum = (pick: (r: autocannon.Result) => number) => rounds.reduce((n, r) => n + pick(r.result), 0);
+  const cpus = rounds.map((r) => r.cpu).filter((cpu) => cpu !== null);
   return {
     rps: Math.round(median(rounds.map((r) => r.result.requests.average))),
     baseRps: Math.round(median(rounds.map((r) => r.base.requests.average))),
@@ -162,6 +202,14 @@ export async function compare(
     errors: sum((r) => r.errors),
     non2xx: sum((r) => r.non2xx),
     threeXX: sum((r) => r["3xx"]),
+    cpuUs:
+      cpus.length === rounds.length
+        ? {
+            target: median(cpus.map((cpu) => cpu.target)),
+            withLater: median(cpus.map((cpu) => cpu.withLater)),
+            base: median(cpus.map((cpu) => cpu.base)),
+          }
+        : null,
   };
 }
 

@@ -131,6 +131,7 @@ async function main() {
       "p50 ms": r.p50 ?? "—",
       "p99 ms": r.p99 ?? "—",
       "vs baseline": r.ratio,
+      "server CPU µs/req": r.cpu ?? "—",
       target: r.target,
       met: r.ok ? "yes" : "NO",
     })),

@@ -108,6 +108,7 @@ export async function benchTracking(database: string, buddy: BuddyProcess) {
           headers: target.headers,
           // Every click the server stored must be among the 3xx counted here.
           drain: target.base === "/redirect",
+          pids: { base: baseline.pid, target: buddy.pid },
         });
         if (target.base === "/redirect") redirects += result.threeXX;
         const ok =
@@ -122,6 +123,9 @@ export async function benchTracking(database: string, buddy: BuddyProcess) {
           p50: result.p50,
           p99: result.p99,
           ratio: `${(result.ratio * 100).toFixed(1)} % of ${target.label} (${result.baseRps}/s)`,
+          cpu: result.cpuUs
+            ? `${result.cpuUs.target.toFixed(1)}${result.cpuUs.withLater > result.cpuUs.target * 1.1 ? ` +${(result.cpuUs.withLater - result.cpuUs.target).toFixed(1)} later` : ""} (bare ${result.cpuUs.base.toFixed(1)})`
+            : "—",
           target: `≥ ${target.min * 100} %${target.p99 ? `, p99 < ${target.p99} ms` : ""}`,
           ok,
         });

@@ -21,6 +21,7 @@ export function freePort(): Promise<number> {
 export type BuddyProcess = {
   origin: string;
   port: number;
+  pid: number;
   dataDir: string;
   mail: MailReceiver;
   /** Ends the process at once, like a crash: no shutdown code runs. */
@@ -86,6 +87,7 @@ export async function startBuddy(
   return {
     origin,
     port,
+    pid: child.pid ?? 0,
     dataDir,
     mail,
     async kill() {
