@@ -138,6 +138,8 @@ export type MeResponse = z.infer<typeof meResponseSchema>;
 /** Texts the server answers with; the web shows them as given (SPEC §8). */
 export const AUTH_MESSAGES = {
   registered: "Registration successful! Please check your email to verify your account.",
+  /** Registering through a team invitation: the mailed link already proved the address. */
+  registeredInvited: "Registration successful! You can now sign in.",
   loggedIn: "Login successful",
   invalidCredentials: "Invalid email or password",
   unverified:

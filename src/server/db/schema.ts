@@ -136,6 +136,30 @@ export const memberships = pgTable(
   ],
 );
 
+/**
+ * Team invitations (CONTRACT §7): the mailed token is single-use and expires; only its SHA-256
+ * is kept. One open invitation per organization and address.
+ */
+export const teamInvitations = pgTable(
+  "team_invitations",
+  {
+    id: id(),
+    organizationId: organizationRef(),
+    /** Stored trimmed and lower-cased, like users.email. */
+    email: text().notNull(),
+    role: text({ enum: MEMBERSHIP_ROLES }).notNull().default("member"),
+    tokenHash: text().notNull().unique(),
+    invitedByUserId: text().references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: time().notNull(),
+    usedAt: time(),
+  },
+  (t) => [
+    uniqueIndex("team_invitations_one_open").on(t.organizationId, t.email).where(sql`${t.usedAt} is null`),
+    index().on(t.email),
+  ],
+);
+
 // ── Relationships ───────────────────────────────────────────────────────────
 
 /**
@@ -311,6 +335,39 @@ export const pairDailyStats = pgTable(
     index().on(t.targetOrgId),
   ],
 );
+
+// ── Billing and notifications ──────────────────────────────────────────────
+
+/**
+ * The organization's Stripe subscription as last told by a signed webhook (or a call we made).
+ * No row: the free plan of the beta.
+ */
+export const billingAccounts = pgTable("billing_accounts", {
+  organizationId: text()
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  stripeCustomerId: text().notNull().unique(),
+  stripeSubscriptionId: text().unique(),
+  subscriptionStatus: text(),
+  priceId: text(),
+  currentPeriodEnd: time(),
+  cancelAtPeriodEnd: boolean().notNull().default(false),
+  /** `created` of the last Stripe event applied, so a late, older event cannot undo a newer one. */
+  lastEventAt: time(),
+  updatedAt: createdAt(),
+});
+
+/** SPEC §2 Notifications: stored per organization; no row means all off. */
+export const notificationPreferences = pgTable("notification_preferences", {
+  organizationId: text()
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  emailNotifications: boolean().notNull().default(false),
+  marketingEmails: boolean().notNull().default(false),
+  newCompetitorAlerts: boolean().notNull().default(false),
+  weeklyDigest: boolean().notNull().default(false),
+  updatedAt: createdAt(),
+});
 
 // ── Mail ────────────────────────────────────────────────────────────────────
 
