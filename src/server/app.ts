@@ -25,6 +25,7 @@ import { logosRoutes } from "./modules/organizations/logos.routes";
 import { organizationsRoutes } from "./modules/organizations/organizations.routes";
 import { relationshipsRoutes } from "./modules/relationships/relationships.routes";
 import { suggestionsRoutes } from "./modules/suggestions/suggestions.routes";
+import { teamRoutes } from "./modules/team/team.routes";
 import { conversionsRoutes } from "./modules/tracking/conversions.routes";
 import { metricsRoutes } from "./modules/tracking/metrics.routes";
 import { redirectRoutes } from "./modules/tracking/redirect.routes";
@@ -181,6 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(onboardingRoutes);
   await app.register(collateralRoutes);
   await app.register(apiKeysRoutes);
+  await app.register(teamRoutes);
   await app.register(redirectRoutes);
   await app.register(metricsRoutes);
   await app.register(conversionsRoutes);

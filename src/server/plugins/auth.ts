@@ -10,7 +10,13 @@ import { resolveSession, type SessionAuth } from "../modules/auth/sessions";
  */
 export type Access = "public" | "user" | "member" | "admin" | "apiKey";
 
+export type RouteAccess = { method: string; url: string; access: Access };
+
 declare module "fastify" {
+  interface FastifyInstance {
+    /** Every route with its declared access, e.g. to list (and test) the admin-only ones. */
+    routeAccess: readonly RouteAccess[];
+  }
   interface FastifyContextConfig {
     access?: Access;
   }
@@ -33,6 +39,8 @@ function bearerToken(request: FastifyRequest): string | null {
 export function registerAuth(app: FastifyInstance) {
   app.decorateRequest("auth", null);
   app.decorateRequest("apiKeyAuth", null);
+  const routeAccess: RouteAccess[] = [];
+  app.decorate("routeAccess", routeAccess);
 
   // Public routes get no hook at all: the redirects and the pixel answer without it.
   const check = async (request: FastifyRequest) => {
@@ -60,6 +68,7 @@ export function registerAuth(app: FastifyInstance) {
   app.addHook("onRoute", (route) => {
     const access = (route.config as { access?: Access } | undefined)?.access;
     if (!access) throw new Error(`Route ${route.method} ${route.url} declares no access`);
+    for (const method of [route.method].flat()) routeAccess.push({ method, url: route.url, access });
     if (access === "public") return;
     // Route-level hooks run after the global ones, so security headers are already set.
     const own = route.onRequest ? [route.onRequest].flat() : [];

@@ -50,8 +50,9 @@ export async function authRoutes(app: FastifyInstance) {
       const body = request.body;
       await limit(body.mode, body.email)(request);
       if (body.mode === "signup") {
-        await signUp(deps, body);
-        return reply.code(201).send({ message: AUTH_MESSAGES.registered });
+        const { invited } = await signUp(deps, body);
+        const message = invited ? AUTH_MESSAGES.registeredInvited : AUTH_MESSAGES.registered;
+        return reply.code(201).send({ message });
       }
       const session = await logIn(deps, body);
       return reply.code(200).send({ ...session, message: AUTH_MESSAGES.loggedIn });

@@ -6,6 +6,7 @@ import { AppError, badRequest, unauthorized } from "../../errors";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "../../lib/passwords";
 import { accountExistsMail, resetPasswordMail, verificationMail } from "../../mail/account-mails";
 import { enqueueMail } from "../../mail/outbox";
+import { acceptInvitationToken, acceptOpenInvitation } from "../team/team-invitations";
 import { loadUser } from "./current-user";
 import { consumeOneTimeToken, invalidateOneTimeTokens, issueOneTimeToken } from "./one-time-tokens";
 import { createSession, revokeAllSessions } from "./sessions";
@@ -18,23 +19,35 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
  * CONTRACT §3: the answer is the same whether or not the address has an account. A new address
  * gets a verification mail; an unverified one a fresh link; a verified one a notice to its owner.
  */
-export async function signUp(deps: AuthDeps, input: { email: string; password: string }): Promise<void> {
+export async function signUp(
+  deps: AuthDeps,
+  input: { email: string; password: string; inviteToken?: string | undefined },
+): Promise<{ invited: boolean }> {
   const email = normalizeEmail(input.email);
   // Hash first in every case, so timing does not tell whether the address exists.
   const passwordHash = await hashPassword(input.password);
-  await deps.db.transaction(async (tx) => {
+  const invited = await deps.db.transaction(async (tx) => {
     const [created] = await tx
       .insert(users)
       .values({ email, passwordHash })
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id });
     if (created) {
+      // The invitation mail reached this address, so the account needs no second proof of it.
+      const { inviteToken } = input;
+      if (
+        inviteToken &&
+        (await acceptInvitationToken(tx, { token: inviteToken, userId: created.id, email }))
+      ) {
+        await tx.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, created.id));
+        return true;
+      }
       const token = await issueOneTimeToken(tx, created.id, "verify_email");
       await enqueueMail(tx, verificationMail(email, deps.publicUrl, token));
-      return;
+      return false;
     }
     const [existing] = await tx.select().from(users).where(eq(users.email, email)).limit(1);
-    if (!existing) return;
+    if (!existing) return false;
     if (existing.emailVerifiedAt) {
       await enqueueMail(tx, accountExistsMail(email, deps.publicUrl));
     } else {
@@ -43,8 +56,10 @@ export async function signUp(deps: AuthDeps, input: { email: string; password: s
       const token = await issueOneTimeToken(tx, existing.id, "verify_email");
       await enqueueMail(tx, verificationMail(email, deps.publicUrl, token));
     }
+    return false;
   });
-  deps.onMailQueued();
+  if (!invited) deps.onMailQueued();
+  return { invited };
 }
 
 export async function logIn(
@@ -62,6 +77,7 @@ export async function logIn(
 }
 
 async function startSession(db: Db, userId: string) {
+  await db.transaction((tx) => acceptOpenInvitation(tx, userId));
   const token = await createSession(db, userId);
   const user = await loadUser(db, userId);
   if (!user) throw unauthorized(AUTH_MESSAGES.invalidCredentials);
