@@ -9,8 +9,6 @@ export type ClickRecorder = {
   record(click: StoredClick): Promise<void>;
   /** Waits until the clicks recorded before the call are in the database (reads see them). */
   settle(): Promise<void>;
-  /** Whether a click is journaled and not yet in the database. */
-  isPending(clickId: string): boolean;
   /** Clicks a crash left in the journal go to the database; run once before serving. */
   recover(): Promise<number>;
   pendingCount(): number;
@@ -60,10 +58,8 @@ export function createClickRecorder(
 
   // Waiting clicks, oldest first: a queue with a moving head instead of shifting an array.
   let lines: string[] = [];
-  let ids: string[] = [];
   let segments: JournalSegment[] = [];
   let head = 0;
-  const pendingIds = new Set<string>();
   let stored = 0; // clicks stored since start, in journal order
   let storing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
@@ -86,7 +82,6 @@ export function createClickRecorder(
       let segment = segments[head];
       let count = 0;
       for (let i = head; i < end; i++) {
-        pendingIds.delete(ids[i] as string);
         if (segments[i] !== segment) {
           if (segment) journal.release(segment, count);
           segment = segments[i];
@@ -99,7 +94,6 @@ export function createClickRecorder(
       head = end;
       if (head > 50_000 && head * 2 > lines.length) {
         lines = lines.slice(head);
-        ids = ids.slice(head);
         segments = segments.slice(head);
         head = 0;
       }
@@ -155,15 +149,12 @@ export function createClickRecorder(
         return;
       }
       lines.push(line);
-      ids.push(click.id);
       segments.push(segment);
-      pendingIds.add(click.id);
       schedule();
     },
     settle() {
       return settleUpTo(stored + waiting());
     },
-    isPending: (clickId) => pendingIds.has(clickId),
     async recover() {
       let count = 0;
       for (const leftover of journal.leftovers()) {

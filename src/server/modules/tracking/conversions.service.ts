@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../db/client";
 import { clickEvents, conversions, pairDailyStats } from "../../db/schema";
-import { notFound } from "../../errors";
+import { AppError, notFound } from "../../errors";
 
 export type ConversionResult = { id: string; duplicate: boolean };
 
@@ -84,15 +84,21 @@ export async function recordConversion(
  * remembered for an hour, so a repeat answers `duplicate` from memory; the unique index stays the
  * only judge of what is new. Keyed by organization, so another organization never hits it.
  */
-export function createConversionRecorder(db: Db, ensureClickStored: (clickId: string) => Promise<void>) {
+export function createConversionRecorder(db: Db, storeWaitingClicks: () => Promise<boolean>) {
   const known = new LRUCache<string, ConversionResult>({ max: 100_000, ttl: 60 * 60_000 });
   return async (input: Parameters<typeof recordConversion>[1]): Promise<ConversionResult> => {
     const key = `${input.organizationId}|${input.clickId}|${input.type}`;
     const hit = known.get(key);
     if (hit) return { id: hit.id, duplicate: true };
-    // The reader may convert a moment after the click, before its batch reached the database.
-    await ensureClickStored(input.clickId);
-    const result = await recordConversion(db, input);
+    let result: ConversionResult;
+    try {
+      result = await recordConversion(db, input);
+    } catch (error) {
+      // The reader may convert a moment after the click, before its batch reached the database.
+      if (!(error instanceof AppError && error.statusCode === 404) || !(await storeWaitingClicks()))
+        throw error;
+      result = await recordConversion(db, input);
+    }
     known.set(key, result);
     return result;
   };

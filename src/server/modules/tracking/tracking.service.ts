@@ -134,16 +134,23 @@ export function createTracker(
     }
   }
 
-  /** A conversion needs its click in the database, even one answered a moment ago. */
-  async function ensureStored(clickId: string) {
-    if (recorder.isPending(clickId)) await recorder.settle();
+  /**
+   * A conversion needs its click in the database, even one answered a moment ago: when a click
+   * is not found while some wait in the journal, they are stored first. Keeping no index of the
+   * waiting ids spares every redirect the work; a miss only stores earlier what would be stored
+   * anyway. True when there was anything to store (the caller then looks again).
+   */
+  async function storeWaiting(): Promise<boolean> {
+    if (recorder.pendingCount() === 0) return false;
+    await recorder.settle();
+    return true;
   }
 
   return {
     follow,
     resolveShortCode,
     settle,
-    ensureStored,
+    storeWaiting,
     recover: () => recorder.recover(),
     close: () => recorder.close(),
   };
