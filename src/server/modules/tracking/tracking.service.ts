@@ -16,6 +16,17 @@ const CLICK_ID_SLOT = "BUDDYCLICKIDSLOT";
 
 export type Hit = { method: string; ip: string; userAgent: string; referer: string | undefined };
 
+/** Clicks of one millisecond share its formatted time: formatting shows in redirect profiles. */
+let isoMs = -1;
+let iso = "";
+function isoTime(ms: number) {
+  if (ms !== isoMs) {
+    isoMs = ms;
+    iso = new Date(ms).toISOString();
+  }
+  return iso;
+}
+
 /** Hosts compare without a leading www., as domains do everywhere else (CONTRACT §4). */
 const bareHost = (host: string) => host.toLowerCase().replace(/^www\./, "");
 
@@ -85,7 +96,7 @@ export function createTracker(
     const owner = await collateralHost(link.collateralId);
     if (!owner || owner.organizationId !== link.targetOrgId || owner.host !== target.host) return null;
 
-    const now = new Date();
+    const now = Date.now();
     const visitorHash = hashVisitor(hit.ip, hit.userAgent, now);
     let referrerHost: string | null = null;
     try {
@@ -98,7 +109,7 @@ export function createTracker(
       visitorHash,
       linkKey: `${link.relationshipId}|${link.collateralId}`,
       mailKey: link.sourceOrgId,
-      now: now.getTime(),
+      now,
     });
     const clickId = newClickId();
     await recorder.record({
@@ -108,7 +119,7 @@ export function createTracker(
       collateral_id: link.collateralId,
       source_org_id: link.sourceOrgId,
       target_org_id: link.targetOrgId,
-      occurred_at: now.toISOString(),
+      occurred_at: isoTime(now),
       method: hit.method,
       visitor_hash: visitorHash,
       user_agent: hit.userAgent.slice(0, 300) || null,
