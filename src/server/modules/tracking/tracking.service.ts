@@ -75,9 +75,7 @@ export function createTracker(
     return parsed || null;
   }
 
-  async function collateralHost(id: string) {
-    const cached = collateralHosts.get(id);
-    if (cached) return cached;
+  async function loadCollateralHost(id: string) {
     const [row] = await db
       .select({ ctaUrl: collateral.ctaUrl, organizationId: collateral.organizationId })
       .from(collateral)
@@ -93,7 +91,8 @@ export function createTracker(
   async function follow(link: TrackedLink, hit: Hit, shortCode: string | null): Promise<string | null> {
     const target = parseTarget(link.url);
     if (!target) return null;
-    const owner = await collateralHost(link.collateralId);
+    // From memory without a promise: most clicks follow links already seen.
+    const owner = collateralHosts.get(link.collateralId) ?? (await loadCollateralHost(link.collateralId));
     if (!owner || owner.organizationId !== link.targetOrgId || owner.host !== target.host) return null;
 
     const now = Date.now();
