@@ -16,9 +16,12 @@ import { type AdsService, createAdsService } from "./modules/ads/ads.service";
 import { createApiKeyAuthenticator } from "./modules/api-keys/api-key-authenticator";
 import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
+import { billingRoutes } from "./modules/billing/billing.routes";
+import type { BillingGateway } from "./modules/billing/billing-gateway";
 import { createAiCollateralWriter } from "./modules/collateral/ai-collateral-writer";
 import { collateralRoutes } from "./modules/collateral/collateral.routes";
 import type { CollateralWriter } from "./modules/collateral/collateral-generator";
+import { notificationsRoutes } from "./modules/notifications/notifications.routes";
 import { onboardingRoutes } from "./modules/onboarding/onboarding.routes";
 import { seedCatalogOrganizations } from "./modules/organizations/catalog-seed";
 import { logosRoutes } from "./modules/organizations/logos.routes";
@@ -67,6 +70,8 @@ export type AppDeps = {
   outbox?: Partial<OutboxOptions>;
   perAddressLimit?: { points: number; durationSeconds: number };
   mailer?: Mailer;
+  /** Billing against another Stripe (tests); by default the real one when STRIPE_SECRET_KEY is set. */
+  billingGateway?: BillingGateway;
   /** The database's change listener (main.ts, tests); without it caches never trust notifications. */
   notifications?: ChangeNotifications;
 };
@@ -183,6 +188,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(collateralRoutes);
   await app.register(apiKeysRoutes);
   await app.register(teamRoutes);
+  await app.register(billingRoutes, { gateway: deps.billingGateway });
+  await app.register(notificationsRoutes);
   await app.register(redirectRoutes);
   await app.register(metricsRoutes);
   await app.register(conversionsRoutes);

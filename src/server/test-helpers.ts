@@ -11,6 +11,7 @@ import {
   type ListenerOptions,
 } from "./db/change-notifications";
 import type { Database } from "./db/client";
+import type { BillingGateway } from "./modules/billing/billing-gateway";
 import { openTestDatabase } from "./test-database";
 import { type MailReceiver, startMailReceiver, tokenFrom } from "./test-mail-receiver";
 
@@ -37,6 +38,8 @@ export async function createTestApp(
     database?: Database;
     /** Change listener timing (reconnection backoff), for tests that cut its connection. */
     listener?: ListenerOptions;
+    /** Billing against a local fake Stripe. */
+    billingGateway?: BillingGateway;
   } = {},
 ): Promise<TestApp> {
   const mail = options.mail ?? (await startMailReceiver());
@@ -62,6 +65,7 @@ export async function createTestApp(
     outbox: { pollIntervalMs: 100, retryBaseMs: 100, retryMaxMs: 300 },
     perAddressLimit: options.perAddressLimit,
     notifications,
+    billingGateway: options.billingGateway,
   });
   await app.ready();
   return {

@@ -160,20 +160,29 @@ export async function inviteTeamMember(
   return member;
 }
 
+/**
+ * Changes to one organization's team go one at a time: locking member rows one by one would let
+ * two admins removing each other deadlock (each holding the row the other needs).
+ */
+async function lockTeam(tx: DbOrTx, organizationId: string) {
+  await tx
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .for("update");
+}
+
 async function findMember(tx: DbOrTx, organizationId: string, id: string) {
+  await lockTeam(tx, organizationId);
   const [row] = await tx
     .select(memberColumns)
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.id, id), eq(memberships.organizationId, organizationId)))
-    .for("update", { of: memberships });
+    .where(and(eq(memberships.id, id), eq(memberships.organizationId, organizationId)));
   return row ?? null;
 }
 
-/**
- * The last-admin rule: an organization always keeps an active admin. The organization's admin
- * rows are locked, so two admins removing each other at once cannot both succeed.
- */
+/** The last-admin rule: an organization always keeps an active admin (under the team lock). */
 async function assertAnotherAdmin(tx: DbOrTx, organizationId: string, leavingMembershipId: string) {
   const others = await tx
     .select({ id: memberships.id })
@@ -185,8 +194,7 @@ async function assertAnotherAdmin(tx: DbOrTx, organizationId: string, leavingMem
         eq(memberships.status, "active"),
         ne(memberships.id, leavingMembershipId),
       ),
-    )
-    .for("update");
+    );
   if (others.length === 0) throw conflict(TEAM_MESSAGES.lastAdmin);
 }
 

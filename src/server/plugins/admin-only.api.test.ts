@@ -1,0 +1,96 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  apiKeys,
+  billingAccounts,
+  memberships,
+  organizationLogos,
+  organizations,
+  teamInvitations,
+} from "../db/schema";
+import { addMember, createOrganization, createTestApp, type TestApp } from "../test-helpers";
+
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof createOrganization>>;
+let member: Awaited<ReturnType<typeof addMember>>;
+let ids: { apiKey: string; teamMember: string };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await createOrganization(t, "adminonlyco");
+  member = await addMember(t, admin.organizationId);
+  const key = await t.app.inject({
+    method: "POST",
+    url: "/api/api-keys",
+    headers: admin.headers,
+    payload: { name: "Production API Key" },
+  });
+  const team = await t.app.inject({ url: "/api/team-members", headers: admin.headers });
+  const adminRow = (team.json() as { id: string; user: { email: string } }[]).find(
+    (row) => row.user.email === admin.email,
+  );
+  ids = { apiKey: key.json().id, teamMember: adminRow?.id ?? "" };
+});
+afterAll(() => t.close());
+
+const boundary = "----buddy-test";
+const logoUpload = {
+  headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+  payload: `--${boundary}\r\nContent-Disposition: form-data; name="logo"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG\r\n\r\n--${boundary}--\r\n`,
+};
+
+/** CONTRACT §7: the routes only an organization's admins may call, with a request each. */
+const ADMIN_ONLY = [
+  { method: "PATCH", url: "/api/organization", payload: { name: "Taken over" } },
+  { method: "POST", url: "/api/organization/logo", ...logoUpload },
+  { method: "GET", url: "/api/api-keys" },
+  { method: "POST", url: "/api/api-keys", payload: { name: "Member key" } },
+  { method: "DELETE", url: "/api/api-keys/:id", id: "apiKey" },
+  { method: "POST", url: "/api/team-members/:id/approve", id: "teamMember" },
+  { method: "PATCH", url: "/api/team-members/:id", id: "teamMember", payload: { role: "member" } },
+  { method: "DELETE", url: "/api/team-members/:id", id: "teamMember" },
+  { method: "GET", url: "/api/billing" },
+  { method: "POST", url: "/api/billing/portal" },
+  { method: "POST", url: "/api/billing/cancel" },
+  { method: "POST", url: "/api/billing/reactivate" },
+] as const;
+
+/** What an admin-only call could change, read back for the organization. */
+async function organizationState() {
+  const db = t.database.db;
+  const org = admin.organizationId;
+  return JSON.stringify([
+    await db.select().from(organizations).where(eq(organizations.id, org)),
+    await db.select().from(organizationLogos).where(eq(organizationLogos.organizationId, org)),
+    await db.select().from(memberships).where(eq(memberships.organizationId, org)),
+    await db.select().from(apiKeys).where(eq(apiKeys.organizationId, org)),
+    await db.select().from(teamInvitations).where(eq(teamInvitations.organizationId, org)),
+    await db.select().from(billingAccounts).where(eq(billingAccounts.organizationId, org)),
+  ]);
+}
+
+describe("Admin-only routes", () => {
+  it("lists every route declared admin-only, and nothing else", () => {
+    const declared = t.app.routeAccess
+      .filter((route) => route.access === "admin" && route.method !== "HEAD")
+      .map((route) => `${route.method} ${route.url}`)
+      .sort();
+    expect(declared).toEqual(ADMIN_ONLY.map((route) => `${route.method} ${route.url}`).sort());
+  });
+
+  it("answers 403 to a member on each of them and changes nothing", async () => {
+    const before = await organizationState();
+    for (const route of ADMIN_ONLY) {
+      const url = "id" in route ? route.url.replace(":id", ids[route.id]) : route.url;
+      const response = await t.app.inject({
+        method: route.method,
+        url,
+        payload: "payload" in route ? route.payload : undefined,
+        headers: { ...member.headers, ...("headers" in route ? route.headers : {}) },
+      });
+      expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
+      expect(response.json().message).toBe("Only admins can do this");
+    }
+    expect(await organizationState()).toBe(before);
+  });
+});
