@@ -1,3 +1,4 @@
+import { AUTH_MESSAGES } from "@shared/auth";
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
@@ -59,7 +60,7 @@ describe("/auth", () => {
   });
 
   it("replaces the register form with the check-your-email message", async () => {
-    stubFetch({ "POST /api/auth": jsonResponse(201, { message: "Registration successful!" }) });
+    stubFetch({ "POST /api/auth": jsonResponse(201, { message: AUTH_MESSAGES.registered }) });
     renderApp("/auth?tab=register");
 
     await userEvent.type(await screen.findByLabelText("Email"), "new@acme.com");
@@ -71,5 +72,28 @@ describe("/auth", () => {
     ).toBeInTheDocument();
     expect(screen.getByText("Registration successful")).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Sign up" })).not.toBeInTheDocument();
+  });
+
+  it("registers through a team invitation: the address filled in, the token sent, then sign in", async () => {
+    const fetchMock = stubFetch({
+      "POST /api/auth": jsonResponse(201, { message: AUTH_MESSAGES.registeredInvited }),
+    });
+    renderApp("/auth?tab=register&invite=invite-token&email=colleague%40acme.com");
+
+    expect(await screen.findByLabelText("Email")).toHaveValue("colleague@acme.com");
+    await userEvent.type(screen.getByLabelText("Password"), "Str0ng!pass");
+    await userEvent.click(screen.getByRole("button", { name: "Sign up" }));
+
+    expect(await screen.findByText(AUTH_MESSAGES.registeredInvited)).toBeInTheDocument();
+    const [, init] = fetchMock.mock.calls[0] ?? [];
+    expect(JSON.parse(String(init?.body))).toEqual({
+      email: "colleague@acme.com",
+      password: "Str0ng!pass",
+      inviteToken: "invite-token",
+      mode: "signup",
+    });
+    await userEvent.click(screen.getByRole("button", { name: "Sign in" }));
+    expect(await screen.findByRole("form", { name: "Login" })).toBeInTheDocument();
+    expect(screen.getByLabelText("Email")).toHaveValue("colleague@acme.com");
   });
 });

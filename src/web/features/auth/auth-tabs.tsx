@@ -2,6 +2,7 @@ import { AUTH_MESSAGES } from "@shared/auth";
 import { MailCheck } from "lucide-react";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
+import { Button } from "@/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { CredentialsForm, type CredentialsMode } from "@/features/auth/credentials-form";
 
@@ -17,10 +18,13 @@ function parseTab(value: string | null): CredentialsMode {
 export function AuthTabs() {
   const [searchParams, setSearchParams] = useSearchParams();
   const tab = parseTab(searchParams.get("tab"));
-  const [registered, setRegistered] = useState(false);
+  // A team invitation's link: /auth?tab=register&invite=<token>&email=<address>.
+  const inviteToken = searchParams.get("invite") ?? undefined;
+  const invitedEmail = searchParams.get("email") ?? "";
+  const [registered, setRegistered] = useState<string | null>(null);
 
   const selectTab = (value: string) => {
-    setRegistered(false);
+    setRegistered(null);
     setSearchParams(
       (params) => {
         params.set("tab", parseTab(value));
@@ -37,16 +41,24 @@ export function AuthTabs() {
         <TabsTrigger value="register">Register</TabsTrigger>
       </TabsList>
       <TabsContent value="login">
-        <CredentialsForm mode="login" />
+        <CredentialsForm mode="login" defaultEmail={invitedEmail} />
       </TabsContent>
       <TabsContent value="register">
         {registered ? (
           <div role="status" className="flex flex-col items-center gap-3 py-4 text-center">
             <MailCheck className="size-10 text-success" aria-hidden="true" />
-            <p>{AUTH_MESSAGES.registered}</p>
+            <p>{registered}</p>
+            {registered === AUTH_MESSAGES.registeredInvited ? (
+              <Button onClick={() => selectTab("login")}>Sign in</Button>
+            ) : null}
           </div>
         ) : (
-          <CredentialsForm mode="register" onRegistered={() => setRegistered(true)} />
+          <CredentialsForm
+            mode="register"
+            defaultEmail={invitedEmail}
+            inviteToken={inviteToken}
+            onRegistered={setRegistered}
+          />
         )}
       </TabsContent>
     </Tabs>

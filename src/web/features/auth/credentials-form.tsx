@@ -14,16 +14,25 @@ export type CredentialsMode = "login" | "register";
 
 type CredentialsFormProps = {
   mode: CredentialsMode;
-  /** Register only: the account exists and awaits e-mail verification. */
-  onRegistered?: () => void;
+  /** Register only: the account exists; the server's message says what comes next. */
+  onRegistered?: (message: string) => void;
+  /** From a team invitation's link: the invited address… */
+  defaultEmail?: string;
+  /** …and its token, which lets the invited person in without a second verification mail. */
+  inviteToken?: string;
 };
 
 /** The e-mail + password form of both auth tabs; the mode picks the shared schema and the call. */
-export function CredentialsForm({ mode, onRegistered }: CredentialsFormProps) {
+export function CredentialsForm({
+  mode,
+  onRegistered,
+  defaultEmail = "",
+  inviteToken,
+}: CredentialsFormProps) {
   const isLogin = mode === "login";
   const form = useForm({
     resolver: zodResolver(isLogin ? loginSchema : registerSchema),
-    defaultValues: { email: "", password: "" },
+    defaultValues: { email: defaultEmail, password: "" },
   });
   const password = useWatch({ control: form.control, name: "password" });
   const login = useLogin();
@@ -37,10 +46,10 @@ export function CredentialsForm({ mode, onRegistered }: CredentialsFormProps) {
       login.mutate(values);
       return;
     }
-    register.mutate(values, {
-      onSuccess: () => {
+    register.mutate(inviteToken ? { ...values, inviteToken } : values, {
+      onSuccess: ({ message }) => {
         form.reset();
-        onRegistered?.();
+        onRegistered?.(message);
       },
     });
   });

@@ -1,12 +1,13 @@
-import { Construction } from "lucide-react";
 import type { ReactNode } from "react";
 import { useSearchParams } from "react-router";
-import { EmptyState } from "@/components/empty-state";
 import { PageHeader } from "@/components/layout/page-header";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ApiKeysPanel } from "@/features/settings/api-keys/api-keys-panel";
+import { BillingPanel } from "@/features/settings/billing/billing-panel";
 import { InstallPanel } from "@/features/settings/install/install-panel";
+import { NotificationsPanel } from "@/features/settings/notifications/notifications-panel";
 import { OrganizationProfile } from "@/features/settings/profile/organization-profile";
+import { TeamPanel } from "@/features/settings/team/team-panel";
 
 /** SPEC §2 Settings: six tabs, picked by `?tab=` (default profile). */
 const TABS = [
@@ -27,14 +28,13 @@ function parseTab(value: string | null): SettingsTab {
   return TABS.find((tab) => tab.value === value)?.value ?? TAB_ALIASES[value] ?? "profile";
 }
 
-/** The tabs not built yet; each later issue replaces its entry with the real panel. */
 const PANELS: Record<SettingsTab, ReactNode> = {
   profile: <OrganizationProfile />,
-  team: null,
+  team: <TeamPanel />,
   install: <InstallPanel />,
   api: <ApiKeysPanel />,
-  billing: null,
-  notifications: null,
+  billing: <BillingPanel />,
+  notifications: <NotificationsPanel />,
 };
 
 export function SettingsPage() {
@@ -63,7 +63,7 @@ export function SettingsPage() {
         </TabsList>
         {TABS.map(({ value }) => (
           <TabsContent key={value} value={value}>
-            {PANELS[value] ?? <EmptyState icon={Construction} title="Coming soon" />}
+            {PANELS[value]}
           </TabsContent>
         ))}
       </Tabs>

@@ -107,11 +107,13 @@ describe("Settings → Organization Profile", () => {
     expect(form.getByRole("button", { name: "Save Changes" })).toBeDisabled();
   });
 
-  it("keeps the other tabs for later, selected by ?tab", async () => {
-    signedIn("admin");
+  it("opens the tab named by ?tab and replaces the address when switching", async () => {
+    signedIn("admin", { "GET /api/team-members": jsonResponse(200, []) });
     const { router } = renderApp("/dashboard/settings?tab=team");
     expect(await screen.findByRole("tab", { name: "Team", selected: true })).toBeInTheDocument();
-    expect(screen.getByText("Coming soon")).toBeInTheDocument();
+    expect(
+      await screen.findByText("No team members yet. Invite someone to get started."),
+    ).toBeInTheDocument();
     await userEvent.click(screen.getByRole("tab", { name: "Profile" }));
     await openForm();
     expect(router.state.location.search).toBe("?tab=profile");

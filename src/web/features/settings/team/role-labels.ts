@@ -1,0 +1,1 @@
+export const ROLE_LABELS = { admin: "Admin", member: "Member" } as const;
