@@ -1,0 +1,72 @@
+import { expect, test } from "@playwright/test";
+import { createOnboardedAccount } from "./accounts";
+import { signIn } from "./ui";
+
+test("Settings opens the tab named by ?tab and switching tabs replaces the address", async ({
+  page,
+  request,
+}) => {
+  const account = await createOnboardedAccount(request, "tabs");
+  await signIn(page, account.token);
+  await page.goto("/dashboard/settings?tab=billing");
+  await expect(page.getByRole("tab", { name: "Billing", selected: true })).toBeVisible();
+  const length = await page.evaluate(() => history.length);
+
+  for (const [tab, value] of [
+    ["Notifications", "notifications"],
+    ["Team", "team"],
+    ["API Keys", "api"],
+    ["Install", "install"],
+    ["Profile", "profile"],
+  ] as const) {
+    await page.getByRole("tab", { name: tab }).click();
+    await expect(page).toHaveURL(new RegExp(`\\?tab=${value}$`));
+    await expect(page.getByRole("tab", { name: tab, selected: true })).toBeVisible();
+  }
+  expect(await page.evaluate(() => history.length)).toBe(length);
+
+  await page.goto("/dashboard/settings");
+  await expect(page.getByRole("tab", { name: "Profile", selected: true })).toBeVisible();
+});
+
+test("Billing shows the free plan and the Pro card under the beta overlay; Notifications are coming soon", async ({
+  page,
+  request,
+}) => {
+  const account = await createOnboardedAccount(request, "billing");
+  await signIn(page, account.token);
+  await page.goto("/dashboard/settings?tab=billing");
+
+  await expect(page.getByTestId("current-plan")).toHaveText("Free");
+  const pro = page.getByRole("region", { name: "Pro plan" });
+  await expect(pro.getByText("$249")).toBeVisible();
+  await expect(pro.getByText("or $149/month billed annually ($1,788/year)")).toBeVisible();
+  for (const feature of [
+    "Unlimited buddy relationships",
+    "Advanced analytics and reporting",
+    "Priority support",
+    "Custom branding",
+  ]) {
+    await expect(pro.getByText(feature)).toBeVisible();
+  }
+  await expect(pro.getByRole("note")).toContainText("Platform fees are waived");
+  await expect(pro.getByRole("button", { name: "Subscribe Monthly" })).toBeDisabled();
+  await expect(pro.getByRole("button", { name: "Subscribe Annually" })).toBeDisabled();
+
+  // No Stripe here: the portal call is refused, logged, and the page keeps working.
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  await page.getByRole("button", { name: "Manage Subscription" }).click();
+  await expect.poll(() => errors.some((text) => text.includes("Billing request failed"))).toBe(true);
+  await expect(page.getByTestId("current-plan")).toHaveText("Free");
+
+  await page.getByRole("tab", { name: "Notifications" }).click();
+  await expect(page.getByText("Notification preferences are coming soon.")).toBeVisible();
+  for (const label of ["Email Notifications", "Marketing Emails", "New Competitor Alerts", "Weekly Digest"]) {
+    const toggle = page.getByRole("switch", { name: label });
+    await expect(toggle).toBeDisabled();
+    await expect(toggle).toHaveAttribute("aria-checked", "false");
+  }
+});
