@@ -56,7 +56,8 @@ export function SettingsPage() {
       <Tabs value={tab} onValueChange={selectTab} className="gap-4">
         <TabsList className="h-auto w-full flex-wrap justify-start sm:w-fit">
           {TABS.map(({ value, label }) => (
-            <TabsTrigger key={value} value={value}>
+            // Fixed height: on a narrow screen the six tabs wrap onto a second row.
+            <TabsTrigger key={value} value={value} className="h-8 flex-none">
               {label}
             </TabsTrigger>
           ))}

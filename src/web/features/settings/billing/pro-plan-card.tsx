@@ -8,7 +8,7 @@ const usd = (amount: number) => `$${amount.toLocaleString("en-US")}`;
 export function ProPlanCard() {
   return (
     <section aria-label="Pro plan" className="relative overflow-hidden rounded-lg border">
-      <div className="grid gap-4 p-5 opacity-40 blur-[1px]">
+      <div className="grid gap-4 p-5 opacity-50">
         <div>
           <h3 className="font-semibold text-lg">{PRO_PLAN.name}</h3>
           <p className="mt-1">
@@ -34,7 +34,7 @@ export function ProPlanCard() {
           </Button>
         </div>
       </div>
-      <div role="note" className="absolute inset-0 grid place-items-center bg-background/60 p-6 text-center">
+      <div role="note" className="absolute inset-0 grid place-items-center bg-background/40 p-6 text-center">
         <div className="grid max-w-sm gap-1 rounded-lg border bg-background p-4 shadow-sm">
           <p className="font-semibold">Free during the beta</p>
           <p className="text-muted-foreground text-sm">Platform fees are waived while Buddy is in beta.</p>
