@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { clickEvents, pairDailyStats } from "../../db/schema";
 import { openTestDatabase } from "../../test-database";
-import { createClickRecorder } from "./click-recorder";
+import { clickLookupOf, createClickRecorder } from "./click-recorder";
 import { CLICK_COLUMNS, type StoredClick } from "./click-store";
 import { createConversionRecorder } from "./conversions.service";
 
@@ -93,12 +93,7 @@ describe("click recorder", () => {
       busyBatch: 1,
       busyIntervalMs: 60_000,
     });
-    const storeWaiting = async () => {
-      if (recorder.pendingCount() === 0) return false;
-      await recorder.settle();
-      return true;
-    };
-    const convert = createConversionRecorder(database.db, storeWaiting);
+    const convert = createConversionRecorder(database.db, clickLookupOf(recorder));
     await recorder.record(click("s5"));
     const waiting = click("s5", { occurred_at: new Date().toISOString() });
     await recorder.record(waiting);
@@ -112,6 +107,18 @@ describe("click recorder", () => {
     ).rejects.toMatchObject({
       statusCode: 404,
     });
+    await recorder.close();
+  });
+
+  it("tells a conversion to look again when a batch committed during its lookup", async () => {
+    const recorder = createClickRecorder(database.db, freshDir(), { syncJournal: false, busy: () => false });
+    const lookup = clickLookupOf(recorder);
+    const mark = lookup.mark();
+    await recorder.record(click("s6"));
+    await recorder.settle();
+    expect(recorder.pendingCount()).toBe(0);
+    expect(await lookup.storedSince(mark)).toBe(true);
+    expect(await lookup.storedSince(lookup.mark())).toBe(false);
     await recorder.close();
   });
 

@@ -12,6 +12,8 @@ export type ClickRecorder = {
   /** Clicks a crash left in the journal go to the database; run once before serving. */
   recover(): Promise<number>;
   pendingCount(): number;
+  /** Clicks stored since start: moves whenever a batch commits. */
+  storedCount(): number;
   close(): Promise<void>;
 };
 
@@ -165,6 +167,7 @@ export function createClickRecorder(
       return count;
     },
     pendingCount: waiting,
+    storedCount: () => stored,
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
@@ -174,6 +177,25 @@ export function createClickRecorder(
       } finally {
         await journal.close();
       }
+    },
+  };
+}
+
+/**
+ * A conversion needs its click in the database, even one answered a moment ago. Keeping no
+ * index of the waiting ids spares every redirect the work: a conversion notes the stored count
+ * before it looks its click up and, on a miss, looks again if clicks were waiting (stored first)
+ * or a batch committed meanwhile. A miss only stores earlier what would be stored anyway.
+ */
+export function clickLookupOf(recorder: ClickRecorder) {
+  return {
+    mark: () => recorder.storedCount(),
+    async storedSince(mark: number): Promise<boolean> {
+      if (recorder.pendingCount() > 0) {
+        await recorder.settle();
+        return true;
+      }
+      return recorder.storedCount() !== mark;
     },
   };
 }

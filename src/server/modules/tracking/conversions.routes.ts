@@ -14,7 +14,7 @@ const TYPE_MESSAGE = `type is required: one of ${CONVERSION_TYPES.join(", ")}`;
 
 export async function conversionsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const record = createConversionRecorder(app.db, () => app.tracker.storeWaiting());
+  const record = createConversionRecorder(app.db, app.tracker.clickLookup);
 
   // Server to server: the key of the organization that received the click (CONTRACT §5).
   r.post(

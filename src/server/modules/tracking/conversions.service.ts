@@ -84,18 +84,22 @@ export async function recordConversion(
  * remembered for an hour, so a repeat answers `duplicate` from memory; the unique index stays the
  * only judge of what is new. Keyed by organization, so another organization never hits it.
  */
-export function createConversionRecorder(db: Db, storeWaitingClicks: () => Promise<boolean>) {
+/** Whether a click missed by a lookup may be in the database now (see tracking.service.ts). */
+export type ClickLookup = { mark(): number; storedSince(mark: number): Promise<boolean> };
+
+export function createConversionRecorder(db: Db, clicks: ClickLookup) {
   const known = new LRUCache<string, ConversionResult>({ max: 100_000, ttl: 60 * 60_000 });
   return async (input: Parameters<typeof recordConversion>[1]): Promise<ConversionResult> => {
     const key = `${input.organizationId}|${input.clickId}|${input.type}`;
     const hit = known.get(key);
     if (hit) return { id: hit.id, duplicate: true };
+    const mark = clicks.mark();
     let result: ConversionResult;
     try {
       result = await recordConversion(db, input);
     } catch (error) {
       // The reader may convert a moment after the click, before its batch reached the database.
-      if (!(error instanceof AppError && error.statusCode === 404) || !(await storeWaitingClicks()))
+      if (!(error instanceof AppError && error.statusCode === 404) || !(await clicks.storedSince(mark)))
         throw error;
       result = await recordConversion(db, input);
     }

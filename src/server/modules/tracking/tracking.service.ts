@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import { collateral } from "../../db/schema";
 import { createClickClassifier } from "./click-classifier";
 import { newClickId } from "./click-id";
-import { createClickRecorder } from "./click-recorder";
+import { clickLookupOf, createClickRecorder } from "./click-recorder";
 import { landingUrl, type TrackedLink } from "./link-signature";
 import { createShortLinkResolver } from "./short-links.service";
 import { createVisitorHasher } from "./visitor-hash";
@@ -144,23 +144,11 @@ export function createTracker(
     }
   }
 
-  /**
-   * A conversion needs its click in the database, even one answered a moment ago: when a click
-   * is not found while some wait in the journal, they are stored first. Keeping no index of the
-   * waiting ids spares every redirect the work; a miss only stores earlier what would be stored
-   * anyway. True when there was anything to store (the caller then looks again).
-   */
-  async function storeWaiting(): Promise<boolean> {
-    if (recorder.pendingCount() === 0) return false;
-    await recorder.settle();
-    return true;
-  }
-
   return {
     follow,
     resolveShortCode,
     settle,
-    storeWaiting,
+    clickLookup: clickLookupOf(recorder),
     recover: () => recorder.recover(),
     close: () => recorder.close(),
   };
