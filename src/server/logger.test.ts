@@ -9,6 +9,10 @@ describe("request logging", () => {
     expect(redactUrl("/api/marketing/redirect?url=x&sig=zzz")).toBe(
       "/api/marketing/redirect?url=x&sig=[REDACTED]",
     );
+    // A team invitation's link: the token lets its holder join the organization.
+    expect(redactUrl("/auth?tab=register&invite=secret&email=a%40b.c")).toBe(
+      "/auth?tab=register&invite=[REDACTED]&email=a%40b.c",
+    );
   });
 
   it("never writes bearer tokens, API keys or URL tokens to the log", async () => {

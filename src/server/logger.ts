@@ -1,7 +1,7 @@
 import type { FastifyServerOptions } from "fastify";
 
-/** Query parameters that carry secrets (verification/reset links, signed links, keys). */
-const SECRET_QUERY = /([?&](?:token|sig|key|api_key|apiKey)=)[^&#]*/gi;
+/** Query parameters that carry secrets (verification/reset/invitation links, signed links, keys). */
+const SECRET_QUERY = /([?&](?:token|invite|sig|key|api_key|apiKey)=)[^&#]*/gi;
 
 export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY, "$1[REDACTED]");
