@@ -18,6 +18,8 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 /**
  * CONTRACT §3: the answer is the same whether or not the address has an account. A new address
  * gets a verification mail; an unverified one a fresh link; a verified one a notice to its owner.
+ * A new address with a valid invitation token for it joins the inviting organization at once
+ * (`invited`); only the mailbox that received the token can learn that the address was new.
  */
 export async function signUp(
   deps: AuthDeps,
