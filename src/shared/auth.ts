@@ -66,20 +66,23 @@ export const newPasswordSchema = z
   .min(PASSWORD_MIN_LENGTH, { error: "Password must be at least 8 characters" })
   .max(PASSWORD_MAX_LENGTH, { error: passwordTooLong });
 
+/** From a team invitation link (`/auth?invite=…`): signing up or in through it joins that organization. */
+const inviteTokenSchema = z.string().max(TOKEN_MAX_LENGTH, { error: "Invalid invitation" }).optional();
+
 export const loginSchema = z.object({
   email: emailSchema,
   password: z
     .string({ error: "Password is required" })
     .min(1, { error: "Password is required" })
     .max(PASSWORD_MAX_LENGTH, { error: passwordTooLong }),
+  inviteToken: inviteTokenSchema,
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
 export const registerSchema = z.object({
   email: emailSchema,
   password: registerPasswordSchema,
-  /** From a team invitation link (`/auth?tab=register&invite=…`): joins that organization. */
-  inviteToken: z.string().max(TOKEN_MAX_LENGTH, { error: "Invalid invitation" }).optional(),
+  inviteToken: inviteTokenSchema,
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
 

@@ -88,13 +88,21 @@ test("someone who onboards with the organization's domain waits, Pending, until 
 
   // A member of the organization sees the request, without Approve.
   const member = await createVerifiedAccount(request, "plainmember");
+  const before = mailCount();
   const invite = await request.post("/api/team-members/invite", {
     headers: { authorization: `Bearer ${admin.token}` },
     data: { email: member.email },
   });
   expect(invite.status()).toBe(201);
+  // An account already: they join by signing in with the invitation's token.
+  const link = await waitForLink(member.email, `${baseUrl()}/auth?`, before);
   const memberLogin = await request.post("/api/auth", {
-    data: { email: member.email, password: PASSWORD, mode: "login" },
+    data: {
+      email: member.email,
+      password: PASSWORD,
+      mode: "login",
+      inviteToken: new URL(link).searchParams.get("invite"),
+    },
   });
   const memberToken = ((await memberLogin.json()) as { token: string }).token;
   const memberContext = await browser.newContext();

@@ -17,7 +17,7 @@ export function invitationMail(
     heading: `Join ${organizationName} on Buddy`,
     paragraphs: [
       `${inviter} invited you to join ${organizationName}'s team on Buddy as ${role === "admin" ? "an admin" : "a member"}.`,
-      `Create your account with this address through the link below. It works once and is valid for ${INVITATION_TTL_DAYS} days. If you already have an account, just sign in: the invitation is waiting for you.`,
+      `Create your account with this address through the link below. It works once and is valid for ${INVITATION_TTL_DAYS} days. If you already have a Buddy account, open the link and sign in instead.`,
     ],
     action: { label: "Accept the invitation", url: invitationLink(content.publicUrl, content.token, to) },
     footer: "If you did not expect this invitation, you can ignore this e-mail.",

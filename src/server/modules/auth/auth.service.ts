@@ -6,7 +6,7 @@ import { AppError, badRequest, unauthorized } from "../../errors";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "../../lib/passwords";
 import { accountExistsMail, resetPasswordMail, verificationMail } from "../../mail/account-mails";
 import { enqueueMail } from "../../mail/outbox";
-import { acceptInvitationToken, acceptOpenInvitation } from "../team/team-invitations";
+import { acceptInvitationToken } from "../team/team-invitations";
 import { loadUser } from "./current-user";
 import { consumeOneTimeToken, invalidateOneTimeTokens, issueOneTimeToken } from "./one-time-tokens";
 import { createSession, revokeAllSessions } from "./sessions";
@@ -66,7 +66,7 @@ export async function signUp(
 
 export async function logIn(
   deps: AuthDeps,
-  input: { email: string; password: string },
+  input: { email: string; password: string; inviteToken?: string | undefined },
 ): Promise<{ token: string; user: User }> {
   const email = normalizeEmail(input.email);
   const [row] = await deps.db.select().from(users).where(eq(users.email, email)).limit(1);
@@ -75,11 +75,18 @@ export async function logIn(
     : await verifyAgainstDummy(input.password);
   if (!row || !valid) throw unauthorized(AUTH_MESSAGES.invalidCredentials);
   if (!row.emailVerifiedAt) throw new AppError(403, AUTH_MESSAGES.unverified);
+  // Someone invited who already had an account signs in through the invitation link: joining is
+  // their choice, made by following the link, never a side effect of signing in.
+  const { inviteToken } = input;
+  if (inviteToken) {
+    await deps.db.transaction((tx) =>
+      acceptInvitationToken(tx, { token: inviteToken, userId: row.id, email }),
+    );
+  }
   return startSession(deps.db, row.id);
 }
 
 async function startSession(db: Db, userId: string) {
-  await db.transaction((tx) => acceptOpenInvitation(tx, userId));
   const token = await createSession(db, userId);
   const user = await loadUser(db, userId);
   if (!user) throw unauthorized(AUTH_MESSAGES.invalidCredentials);

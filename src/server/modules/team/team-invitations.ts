@@ -1,7 +1,7 @@
 import { INVITATION_TTL_DAYS } from "@shared/team";
-import { and, desc, eq, gt, isNull, ne } from "drizzle-orm";
+import { and, eq, gt, isNull, ne } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { memberships, teamInvitations, users } from "../../db/schema";
+import { memberships, teamInvitations } from "../../db/schema";
 import { generateToken, hashToken } from "../../lib/tokens";
 
 type Role = "admin" | "member";
@@ -39,13 +39,21 @@ async function joinOrganization(tx: DbOrTx, userId: string, organizationId: stri
 }
 
 /**
- * Sign-up through an invitation link: the token is single-use, unexpired and issued for this very
- * address (a forwarded link does not let someone else in). Returns whether the user joined.
+ * Sign-up or sign-in through an invitation link: the token is single-use, unexpired and issued
+ * for this very address (a forwarded link does not let someone else in). Returns whether the user
+ * joined.
  */
 export async function acceptInvitationToken(
   tx: DbOrTx,
   input: { token: string; userId: string; email: string },
 ): Promise<boolean> {
+  // Someone already active elsewhere keeps that organization; the invitation stays open.
+  const [active] = await tx
+    .select({ id: memberships.id })
+    .from(memberships)
+    .where(and(eq(memberships.userId, input.userId), eq(memberships.status, "active")))
+    .limit(1);
+  if (active) return false;
   const [invitation] = await tx
     .update(teamInvitations)
     .set({ usedAt: new Date() })
@@ -61,40 +69,4 @@ export async function acceptInvitationToken(
   if (!invitation) return false;
   await joinOrganization(tx, input.userId, invitation.organizationId, invitation.role);
   return true;
-}
-
-/**
- * At sign-in and e-mail verification: someone invited who already had an account, or who
- * registered without the link, joins the newest open invitation's organization. Proving the
- * address (a verified account) is what the mailed token proves too. Users who already belong
- * to an organization keep it; their invitation stays open until it expires.
- */
-export async function acceptOpenInvitation(tx: DbOrTx, userId: string): Promise<void> {
-  const [active] = await tx
-    .select({ id: memberships.id })
-    .from(memberships)
-    .where(and(eq(memberships.userId, userId), eq(memberships.status, "active")))
-    .limit(1);
-  if (active) return;
-  const [invitation] = await tx
-    .select({
-      id: teamInvitations.id,
-      organizationId: teamInvitations.organizationId,
-      role: teamInvitations.role,
-    })
-    .from(teamInvitations)
-    .innerJoin(users, eq(users.email, teamInvitations.email))
-    .where(
-      and(eq(users.id, userId), isNull(teamInvitations.usedAt), gt(teamInvitations.expiresAt, new Date())),
-    )
-    .orderBy(desc(teamInvitations.createdAt))
-    .limit(1);
-  if (!invitation) return;
-  const [claimed] = await tx
-    .update(teamInvitations)
-    .set({ usedAt: new Date() })
-    .where(and(eq(teamInvitations.id, invitation.id), isNull(teamInvitations.usedAt)))
-    .returning({ id: teamInvitations.id });
-  if (!claimed) return;
-  await joinOrganization(tx, userId, invitation.organizationId, invitation.role);
 }

@@ -128,12 +128,38 @@ describe("Invitations", () => {
     expect((await team(admin)).find((m) => m.user.email === email)).toMatchObject({ invited: true });
   });
 
-  it("lets an invited person who signs up without the link join once their address is verified", async () => {
-    const email = uniqueEmail("nolink");
+  it("lets someone invited who already has an account join by signing in through the link, and only so", async () => {
+    const email = uniqueEmail("hasaccount");
+    await signUpVerified(t, email);
     await invite(admin.headers, { email, role: "member" });
-    const { token } = await signUpVerified(t, email);
-    const me = await t.app.inject({ url: "/api/me", headers: authHeader(token) });
-    expect(me.json().user).toMatchObject({ organizationId: admin.organizationId, role: "member" });
+    const inviteToken = (await invitationLinkFor(email)).searchParams.get("invite") ?? "";
+
+    // Signing in is not consent: without the link nothing changes.
+    const plain = await login(email);
+    expect(plain.json().user).toMatchObject({ organizationId: null, hasCompletedOnboarding: false });
+
+    const throughLink = await t.app.inject({
+      method: "POST",
+      url: "/api/auth",
+      payload: { email, password: STRONG_PASSWORD, mode: "login", inviteToken },
+    });
+    expect(throughLink.statusCode).toBe(200);
+    expect(throughLink.json().user).toMatchObject({ organizationId: admin.organizationId, role: "member" });
+  });
+
+  it("leaves a member of another organization where they are, the invitation still open", async () => {
+    const elsewhere = await createOrganization(t, "elsewhereco");
+    await invite(admin.headers, { email: elsewhere.email });
+    const inviteToken = (await invitationLinkFor(elsewhere.email)).searchParams.get("invite") ?? "";
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/api/auth",
+      payload: { email: elsewhere.email, password: STRONG_PASSWORD, mode: "login", inviteToken },
+    });
+    expect(response.json().user.organizationId).toBe(elsewhere.organizationId);
+    expect((await team(admin)).find((m) => m.user.email === elsewhere.email)).toMatchObject({
+      invited: true,
+    });
   });
 
   it("does not let an expired invitation in", async () => {

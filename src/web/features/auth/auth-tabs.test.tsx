@@ -96,4 +96,18 @@ describe("/auth", () => {
     expect(await screen.findByRole("form", { name: "Login" })).toBeInTheDocument();
     expect(screen.getByLabelText("Email")).toHaveValue("colleague@acme.com");
   });
+
+  it("signs in through a team invitation with its token, for someone who already has an account", async () => {
+    const fetchMock = stubFetch({
+      "POST /api/auth": jsonResponse(200, { token: "t", user: makeUser(), message: "Login successful" }),
+      "GET /api/me": jsonResponse(200, { user: makeUser() }),
+    });
+    renderApp("/auth?tab=login&invite=invite-token&email=colleague%40acme.com");
+    expect(await screen.findByLabelText("Email")).toHaveValue("colleague@acme.com");
+    await userEvent.type(screen.getByLabelText("Password"), "whatever");
+    await userEvent.click(screen.getByRole("button", { name: "Sign in" }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    const [, init] = fetchMock.mock.calls[0] ?? [];
+    expect(JSON.parse(String(init?.body))).toMatchObject({ inviteToken: "invite-token", mode: "login" });
+  });
 });

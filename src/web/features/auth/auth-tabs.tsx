@@ -41,7 +41,7 @@ export function AuthTabs() {
         <TabsTrigger value="register">Register</TabsTrigger>
       </TabsList>
       <TabsContent value="login">
-        <CredentialsForm mode="login" defaultEmail={invitedEmail} />
+        <CredentialsForm mode="login" defaultEmail={invitedEmail} inviteToken={inviteToken} />
       </TabsContent>
       <TabsContent value="register">
         {registered ? (

@@ -18,7 +18,7 @@ type CredentialsFormProps = {
   onRegistered?: (message: string) => void;
   /** From a team invitation's link: the invited address… */
   defaultEmail?: string;
-  /** …and its token, which lets the invited person in without a second verification mail. */
+  /** …and its token: signing up or in with it joins the inviting organization. */
   inviteToken?: string;
 };
 
@@ -43,7 +43,7 @@ export function CredentialsForm({
     // SPEC §4: every sign-in or sign-up starts from empty storage and an empty cache.
     clearSession();
     if (isLogin) {
-      login.mutate(values);
+      login.mutate(inviteToken ? { ...values, inviteToken } : values);
       return;
     }
     register.mutate(inviteToken ? { ...values, inviteToken } : values, {
