@@ -149,6 +149,105 @@ describe("collateral", () => {
     expect(refused.statusCode).toBe(404);
   });
 
+  it("keeps an ad written for a Buddy on the Buddy's own site", async () => {
+    const written = await t.app.inject({
+      method: "POST",
+      url: `/api/marketing/generate?organizationId=${b.organizationId}&autoSave=true`,
+      headers: a.headers,
+    });
+    expect(written.statusCode).toBe(201);
+    const url = `/api/marketing/collateral/${written.json().id}`;
+    const edit = (ctaUrl: string) =>
+      t.app.inject({ method: "PATCH", url, headers: a.headers, payload: { ...valid, ctaUrl } });
+
+    for (const elsewhere of ["https://evil.example/login", "https://buddyads.example.evil.example/"]) {
+      const refused = await edit(elsewhere);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({ message: "Call to action URL must be on buddyads.example" });
+    }
+    const stored = await t.app.inject({
+      url: `/api/marketing/collateral?organizationId=${b.organizationId}`,
+      headers: a.headers,
+    });
+    const item = stored.json().find((c: { id: string }) => c.id === written.json().id);
+    expect(item.ctaUrl).toBe(written.json().ctaUrl);
+
+    expect((await edit("https://www.buddyads.example/pricing?plan=pro")).statusCode).toBe(200);
+    expect((await edit("https://app.buddyads.example/signup")).statusCode).toBe(200);
+    // One's own ad may point wherever its organization chooses.
+    expect(
+      (await create(a.headers, { ...valid, ctaUrl: "https://landing.elsewhere.example/" })).statusCode,
+    ).toBe(201);
+  });
+
+  it("follows an edited call-to-action host at once, and no longer the old one", async () => {
+    const item = (await create(b.headers, { ...valid, name: "Moving ad", status: "active" })).json();
+    const linkTo = async () => {
+      const list = await t.app.inject({
+        url: `/api/marketing/collateral?organizationId=${b.organizationId}`,
+        headers: a.headers,
+      });
+      const tracked: string = list.json().find((c: { id: string }) => c.id === item.id).trackedUrl;
+      return tracked.slice(tracked.indexOf("/api/"));
+    };
+    const before = await linkTo();
+    const first = await t.app.inject({ url: before, headers: { "user-agent": "Mozilla/5.0 Chrome/130" } });
+    expect(first.statusCode).toBe(302);
+    expect(first.headers.location).toMatch(/^https:\/\/acme\.example\/signup\?/);
+
+    await t.app.inject({
+      method: "PATCH",
+      url: `/api/marketing/collateral/${item.id}`,
+      headers: b.headers,
+      payload: { ...valid, name: "Moving ad", status: "active", ctaUrl: "https://moved.example/start" },
+    });
+    const moved = await t.app.inject({
+      url: await linkTo(),
+      headers: { "user-agent": "Mozilla/5.0 Chrome/130" },
+    });
+    expect(moved.statusCode).toBe(302);
+    expect(moved.headers.location).toMatch(/^https:\/\/moved\.example\/start\?bclickid=/);
+    expect((await t.app.inject({ url: before })).statusCode).toBe(400);
+  });
+
+  it("stops sharing a Buddy's ads once either side blocks the other, and resumes when unblocked", async () => {
+    const x = await createOrganization(t, "sharerx");
+    const y = await createOrganization(t, "buddyy");
+    const relate = (from: typeof x, to: typeof y, type: "complement" | "competitor") =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/relationships",
+        headers: from.headers,
+        payload: { organizationId: to.organizationId, type },
+      });
+    await relate(x, y, "complement");
+    await create(y.headers, { ...valid, name: "Y active", status: "active" });
+    const listed = () =>
+      t.app.inject({
+        url: `/api/marketing/collateral?organizationId=${y.organizationId}`,
+        headers: x.headers,
+      });
+    const generated = () =>
+      t.app.inject({
+        method: "POST",
+        url: `/api/marketing/generate?organizationId=${y.organizationId}`,
+        headers: x.headers,
+      });
+    expect((await listed()).json().map((c: { name: string }) => c.name)).toEqual(["Y active"]);
+
+    // The Buddy blocks the sharer.
+    const block = (await relate(y, x, "competitor")).json();
+    expect((await listed()).statusCode).toBe(404);
+    expect((await generated()).statusCode).toBe(404);
+    await t.app.inject({ method: "DELETE", url: `/api/relationships/${block.id}`, headers: y.headers });
+    expect((await listed()).statusCode).toBe(200);
+
+    // The sharer blocks the Buddy.
+    await relate(x, y, "competitor");
+    expect((await listed()).statusCode).toBe(404);
+    expect((await generated()).statusCode).toBe(404);
+  });
+
   it("lets members manage collateral (not an admin-only route)", async () => {
     const member = await addMember(t, a.organizationId);
     expect((await create(member.headers, valid)).statusCode).toBe(201);

@@ -7,8 +7,9 @@ import {
 } from "@shared/collateral";
 import { and, eq, ne, or } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { collateral, relationships } from "../../db/schema";
-import { notFound } from "../../errors";
+import { collateral, organizations, relationships } from "../../db/schema";
+import { badRequest, notFound } from "../../errors";
+import { isBlockedPair } from "../relationships/block-list";
 import { signTrackedLink } from "../tracking/link-signature";
 
 type CollateralRow = typeof collateral.$inferSelect;
@@ -31,8 +32,10 @@ export function toCollateral(row: CollateralRow): Collateral {
 }
 
 /**
- * CONTRACT §5: another organization's collateral is visible only to those related to it.
- * Returns the caller's relationship id (null for its own organization).
+ * CONTRACT §5: another organization's collateral is visible only to those related to it, and
+ * (CONTRACT §4) never across a block list, whichever side keeps it: a Buddy that blocks the
+ * caller stops being shared by it at once. Returns the caller's relationship id (null for its own
+ * organization).
  */
 export async function assertRelated(
   db: DbOrTx,
@@ -51,8 +54,25 @@ export async function assertRelated(
       ),
     )
     .limit(1);
-  if (!row) throw notFound("Organization not found");
+  if (!row || (await isBlockedPair(db, organizationId, otherId))) throw notFound("Organization not found");
   return row.id;
+}
+
+/**
+ * An ad written for another organization must send readers to that organization's own site (its
+ * domain or a subdomain): otherwise a sharer could point a Buddy's ad, and its tracked links, at
+ * any site under the Buddy's name.
+ */
+async function assertOnOrganizationSite(db: DbOrTx, organizationId: string, ctaUrl: string) {
+  const [org] = await db
+    .select({ domain: organizations.domain })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .limit(1);
+  if (!org) throw notFound("Organization not found");
+  const host = new URL(ctaUrl).hostname.toLowerCase().replace(/^www\./, "");
+  if (host !== org.domain && !host.endsWith(`.${org.domain}`))
+    throw badRequest(`Call to action URL must be on ${org.domain}`);
 }
 
 /**
@@ -104,6 +124,8 @@ export async function createCollateral(
   input: { organizationId: string; createdByOrganizationId: string; fields: CreateCollateralInput },
 ): Promise<Collateral> {
   const fields = createCollateralSchema.parse(input.fields);
+  if (input.organizationId !== input.createdByOrganizationId)
+    await assertOnOrganizationSite(db, input.organizationId, fields.ctaUrl);
   const [row] = await db
     .insert(collateral)
     .values({
@@ -124,11 +146,19 @@ export async function updateCollateral(
   id: string,
   input: UpdateCollateralInput,
 ): Promise<Collateral> {
+  const mine = and(eq(collateral.id, id), eq(collateral.createdByOrganizationId, organizationId));
+  const [current] = await db
+    .select({ organizationId: collateral.organizationId })
+    .from(collateral)
+    .where(mine);
+  if (!current) throw notFound("Collateral not found");
+  if ("ctaUrl" in input && current.organizationId !== organizationId)
+    await assertOnOrganizationSite(db, current.organizationId, input.ctaUrl);
   const changes = "name" in input ? { ...input, imageUrl: input.imageUrl || null } : { status: input.status };
   const [row] = await db
     .update(collateral)
     .set({ ...changes, updatedAt: new Date() })
-    .where(and(eq(collateral.id, id), eq(collateral.createdByOrganizationId, organizationId)))
+    .where(mine)
     .returning();
   if (!row) throw notFound("Collateral not found");
   return toCollateral(row);

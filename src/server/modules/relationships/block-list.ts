@@ -21,3 +21,22 @@ export async function blockedOrganizationIds(db: DbOrTx, organizationId: string)
   for (const row of rows) ids.add(row.source === organizationId ? row.target : row.source);
   return [...ids];
 }
+
+/** Whether either organization has the other on its block list (CONTRACT §4, both directions). */
+export async function isBlockedPair(db: DbOrTx, one: string, other: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: relationships.id })
+    .from(relationships)
+    .where(
+      and(
+        eq(relationships.type, "competitor"),
+        eq(relationships.status, "active"),
+        or(
+          and(eq(relationships.sourceOrgId, one), eq(relationships.targetOrgId, other)),
+          and(eq(relationships.sourceOrgId, other), eq(relationships.targetOrgId, one)),
+        ),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
