@@ -132,15 +132,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       redis,
     }),
   );
+  // Without a listener nothing cached relies on notifications: API keys are checked in the database.
+  const notifications = deps.notifications ?? createUnlistenedNotifications();
   const tracker = createTracker(deps.db, appSecret, {
     journalDir: path.join(config.dataDir, "click-journal"),
     // As durable as the database: PostgreSQL syncs its commits, PGlite does not.
     syncJournal: Boolean(config.databaseUrl),
     redis,
+    notifications,
   });
   app.decorate("tracker", tracker);
-  // Without a listener nothing cached relies on notifications: API keys are checked in the database.
-  const notifications = deps.notifications ?? createUnlistenedNotifications();
   const apiKeys = createApiKeyAuthenticator({ db: deps.db, notifications, log: app.log });
   app.decorate("apiKeys", apiKeys);
   app.addHook("onClose", () => apiKeys.settled());

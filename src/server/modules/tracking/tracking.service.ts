@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
+import { CHANNELS, type ChangeNotifications } from "../../db/change-notifications";
 import type { Db } from "../../db/client";
 import { collateral } from "../../db/schema";
 import { createClickClassifier } from "./click-classifier";
@@ -37,7 +38,7 @@ const bareHost = (host: string) => host.toLowerCase().replace(/^www\./, "");
 export function createTracker(
   db: Db,
   secret: string,
-  options: { journalDir: string; syncJournal: boolean; redis?: Redis },
+  options: { journalDir: string; syncJournal: boolean; redis?: Redis; notifications?: ChangeNotifications },
 ) {
   const recorder = createClickRecorder(db, options.journalDir, {
     syncJournal: options.syncJournal,
@@ -45,11 +46,14 @@ export function createTracker(
   const classify = createClickClassifier({ redis: options.redis });
   const hashVisitor = createVisitorHasher(secret);
   const resolveShortCode = createShortLinkResolver(db);
-  // A collateral's host rarely changes; a minute of staleness only delays a new host.
+  // A collateral's host rarely changes. An edit is announced to every instance like any change
+  // of collateral (the ads' channel); the minute's expiry bounds a missed announcement.
   const collateralHosts = new LRUCache<string, { host: string; organizationId: string }>({
     max: 50_000,
     ttl: 60_000,
   });
+  const forgetHosts = () => collateralHosts.clear();
+  options.notifications?.subscribe(CHANNELS.adsChanged, { onNotify: forgetHosts, onGap: forgetHosts });
 
   // Links are followed many times: their target is parsed once (host, and the landing URL
   // around the click id, exactly as landingUrl writes it).
