@@ -299,9 +299,11 @@ export const conversions = pgTable(
   "conversions",
   {
     id: id(),
-    clickId: text()
-      .notNull()
-      .references(() => clickEvents.id, { onDelete: "cascade" }),
+    /**
+     * No foreign key: the signed click id proves the click (tracking/click-id.ts), whose row may
+     * still be in an instance's journal when its lead arrives.
+     */
+    clickId: text().notNull(),
     type: text({ enum: CONVERSION_TYPES }).notNull(),
     value: doublePrecision(),
     metadata: jsonb(),
