@@ -4,6 +4,7 @@ import { z } from "zod";
 export const CONVERSION_TYPES = ["signup", "trial", "purchase", "upgrade", "activation", "referral"] as const;
 export const CLICK_ID_TTL_MS = 2_592_000_000;
 export const CLICK_ID_PARAM = "bclickid";
+/** The cap on a conversion's metadata, in UTF-8 bytes of its JSON (what is sent and stored). */
 export const CONVERSION_METADATA_MAX_BYTES = 4096;
 
 export const conversionTypeSchema = z.enum(CONVERSION_TYPES, {
@@ -11,14 +12,20 @@ export const conversionTypeSchema = z.enum(CONVERSION_TYPES, {
 });
 export type ConversionType = z.infer<typeof conversionTypeSchema>;
 
+const utf8 = new TextEncoder();
+/** Bytes, not characters: "é" is one character and 2 bytes, "中" one and 3, an emoji two and 4. */
+export function jsonByteLength(value: unknown): number {
+  return utf8.encode(JSON.stringify(value)).byteLength;
+}
+
 export const recordConversionSchema = z.object({
   clickId: z.string({ error: "clickId is required" }).trim().min(1, { error: "clickId is required" }).max(64),
   type: conversionTypeSchema,
   value: z.number({ error: "value must be a number" }).finite().min(0).max(1e12).optional(),
   metadata: z
     .record(z.string(), z.unknown(), { error: "metadata must be a JSON object" })
-    .refine((value) => JSON.stringify(value).length <= CONVERSION_METADATA_MAX_BYTES, {
-      error: `metadata must be at most ${CONVERSION_METADATA_MAX_BYTES} bytes of JSON`,
+    .refine((value) => jsonByteLength(value) <= CONVERSION_METADATA_MAX_BYTES, {
+      error: `metadata must be at most ${CONVERSION_METADATA_MAX_BYTES} bytes as UTF-8 JSON`,
     })
     .optional(),
 });

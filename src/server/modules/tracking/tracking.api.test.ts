@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clickEvents } from "../../db/schema";
+import { clickEvents, conversions } from "../../db/schema";
 import { createOrganization, createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../test-helpers";
 import { signTrackedLink } from "./link-signature";
 
@@ -269,6 +269,22 @@ describe("conversions", () => {
     const response = await convert(await keyFor(b), payload);
     expect(response.statusCode).toBe(status);
     expect(response.json()).toEqual({ message: expect.any(String) });
+  });
+
+  it("caps metadata in UTF-8 bytes: multi-byte text under 4096 characters but over 4096 bytes is a 400", async () => {
+    const clickId = await freshClick("192.0.2.13");
+    const key = await keyFor(b);
+    // 2,100 characters of "é" are 4,200 bytes.
+    const over = await convert(key, { clickId, type: "signup", metadata: { note: "é".repeat(2100) } });
+    expect(over.statusCode).toBe(400);
+    expect(over.json()).toEqual({ message: "metadata must be at most 4096 bytes as UTF-8 JSON" });
+    const under = await convert(key, { clickId, type: "signup", metadata: { note: "é".repeat(2000) } });
+    expect(under.statusCode).toBe(201);
+    const [row] = await (await storedDb())
+      .select()
+      .from(conversions)
+      .where(eq(conversions.id, under.json().id));
+    expect(row?.metadata).toEqual({ note: "é".repeat(2000) });
   });
 
   it("stops a revoked key at once", async () => {
