@@ -45,6 +45,13 @@ export const updateOrganizationSchema = z.object({
 });
 export type UpdateOrganizationInput = z.infer<typeof updateOrganizationSchema>;
 
+/**
+ * Settings → Install: what the install scripts are pre-configured with. CONTRACT §1/§5: they load
+ * from PUBLIC_URL, which only the server knows (the page may be opened at another address).
+ */
+export const installSettingsSchema = z.object({ organizationId: z.string(), publicUrl: z.string() });
+export type InstallSettings = z.infer<typeof installSettingsSchema>;
+
 export const organizationSearchQuerySchema = z.object({
   query: z
     .string({ error: "Enter at least 3 characters to search" })

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { createOnboardedAccount } from "./accounts";
 import { signIn } from "./ui";
 
-test("Settings → Install shows both scripts for this organization, served from here, with Copy Script", async ({
+test("Settings → Install shows both scripts for this organization, served from PUBLIC_URL, with Copy Script", async ({
   page,
   context,
   request,
@@ -44,4 +44,25 @@ test("Settings → Install shows both scripts for this organization, served from
     expect(response.status()).toBe(200);
     expect(response.headers()["content-type"]).toContain("javascript");
   }
+});
+
+test("the install scripts load from PUBLIC_URL even when Buddy is opened at another address", async ({
+  page,
+  request,
+}) => {
+  const publicUrl = process.env.E2E_BASE_URL ?? "";
+  // The same server, reached under another name than its PUBLIC_URL (as behind a proxy).
+  const otherAddress = publicUrl.replace("127.0.0.1", "localhost");
+  expect(otherAddress).not.toBe(publicUrl);
+  const account = await createOnboardedAccount(request, "installhost");
+  await page.goto(`${otherAddress}/auth`);
+  await page.evaluate((value) => localStorage.setItem("token", value), account.token);
+  await page.goto(`${otherAddress}/dashboard/settings?tab=install`);
+
+  await expect(page.getByTestId("click-script").getByLabel("Click tracking script")).toHaveText(
+    `<script src="${publicUrl}/api/tracking/click.js" data-org="${account.organizationId}" async></script>`,
+  );
+  await expect(page.getByTestId("conversion-script").getByLabel("Server conversion request")).toContainText(
+    `curl -X POST ${publicUrl}/api/marketing/conversion`,
+  );
 });

@@ -1,6 +1,13 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authHeader, createOrganization, createTestApp, type TestApp } from "../../test-helpers";
+import {
+  addMember,
+  authHeader,
+  createOrganization,
+  createTestApp,
+  TEST_PUBLIC_URL,
+  type TestApp,
+} from "../../test-helpers";
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof createOrganization>>;
@@ -199,7 +206,6 @@ describe("logo upload", () => {
 
 describe("roles", () => {
   it("a member may read the profile but gets 403 on the admin-only routes, which change nothing", async () => {
-    const { addMember } = await import("../../test-helpers");
     const member = await addMember(t, admin.organizationId);
     expect((await t.app.inject({ url: "/api/organization", headers: member.headers })).statusCode).toBe(200);
     const patch = await t.app.inject({
@@ -220,6 +226,21 @@ describe("roles", () => {
     expect((await t.app.inject({ url: "/api/organization", headers: admin.headers })).json().name).not.toBe(
       "Hijacked",
     );
+  });
+});
+
+describe("install settings", () => {
+  it("answers any member the organization id and PUBLIC_URL, not the address the request came to", async () => {
+    const member = await addMember(t, admin.organizationId);
+    for (const headers of [admin.headers, member.headers]) {
+      const response = await t.app.inject({
+        url: "/api/organization/install",
+        headers: { ...headers, host: "127.0.0.1:3000" },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ organizationId: admin.organizationId, publicUrl: TEST_PUBLIC_URL });
+    }
+    expect((await t.app.inject({ url: "/api/organization/install" })).statusCode).toBe(401);
   });
 });
 

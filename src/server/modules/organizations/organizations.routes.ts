@@ -1,5 +1,6 @@
 import { errorBodySchema } from "@shared/http";
 import {
+  installSettingsSchema,
   metadataQuerySchema,
   metadataResponseSchema,
   organizationSchema,
@@ -29,6 +30,15 @@ export async function organizationsRoutes(app: FastifyInstance) {
     "/api/organization",
     { config: { access: "member" }, schema: { response: { 200: organizationSchema, ...errors } } },
     async (request) => toOrganization(await getOrganization(app.db, requireMember(request).organizationId)),
+  );
+
+  r.get(
+    "/api/organization/install",
+    { config: { access: "member" }, schema: { response: { 200: installSettingsSchema, ...errors } } },
+    async (request) => ({
+      organizationId: requireMember(request).organizationId,
+      publicUrl: app.config.publicUrl,
+    }),
   );
 
   r.patch(

@@ -2,18 +2,19 @@ import { act, fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setToken } from "@/lib/session";
 import { jsonResponse, stubFetch } from "@/testing/fetch-stub";
-import { makeOrganization } from "@/testing/fixtures";
 import { makeUser, renderApp } from "@/testing/render-app";
 
-const ORIGIN = window.location.origin;
+// The server's PUBLIC_URL, not the address the page is open at.
+const ORIGIN = "https://buddy.example.com";
+const INSTALL = { organizationId: "org-42", publicUrl: ORIGIN };
 const CLICK_TAG = `<script src="${ORIGIN}/api/tracking/click.js" data-org="org-42" async></script>`;
 const CONVERSION_TAG = `<script src="${ORIGIN}/api/tracking/conversion.js" data-org="org-42" data-type="signup" async></script>`;
 
-function signedIn(organization: Response) {
+function signedIn(install: Response) {
   setToken("token");
   return stubFetch({
     "GET /api/me": jsonResponse(200, { user: makeUser({ role: "member" }) }),
-    "GET /api/organization": organization,
+    "GET /api/organization/install": install,
   });
 }
 
@@ -28,8 +29,8 @@ afterEach(() => {
 });
 
 describe("Settings → Install", () => {
-  it("shows both scripts pre-configured with the organization id and this origin, with the notes", async () => {
-    signedIn(jsonResponse(200, makeOrganization({ id: "org-42" })));
+  it("shows both scripts pre-configured with the organization id and the server's PUBLIC_URL, with the notes", async () => {
+    signedIn(jsonResponse(200, INSTALL));
     renderApp("/dashboard/settings?tab=install");
 
     const click = within(await screen.findByTestId("click-script"));
@@ -55,7 +56,7 @@ describe("Settings → Install", () => {
 
   it("Copy Script copies the tag and says 'Copied' for 2 seconds", async () => {
     const writeText = stubClipboard();
-    signedIn(jsonResponse(200, makeOrganization({ id: "org-42" })));
+    signedIn(jsonResponse(200, INSTALL));
     renderApp("/dashboard/settings?tab=install");
 
     const conversion = within(await screen.findByTestId("conversion-script"));
@@ -78,7 +79,7 @@ describe("Settings → Install", () => {
     expect(click.getByRole("button", { name: "Copied" })).toBeInTheDocument();
   });
 
-  it("says 'Failed to fetch organization data' when the organization does not load", async () => {
+  it("says 'Failed to fetch organization data' when the install settings do not load", async () => {
     signedIn(jsonResponse(500, {}));
     renderApp("/dashboard/settings?tab=install");
     const alert = within(await screen.findByRole("alert"));

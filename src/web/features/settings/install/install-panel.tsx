@@ -4,6 +4,7 @@ import { paths } from "@/app/paths";
 import { QueryError } from "@/components/query-error";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useInstallSettings } from "@/features/settings/install/api";
 import { CodeBlock } from "@/features/settings/install/code-block";
 import { CopyScriptButton } from "@/features/settings/install/copy-script-button";
 import {
@@ -12,17 +13,16 @@ import {
   conversionScriptTag,
   serverConversionExample,
 } from "@/features/settings/install/install-snippets";
-import { useOrganization } from "@/hooks/use-organization";
 
 /**
  * Settings → Install (SPEC §2): the click-tracking and conversion-tracking scripts, each ready to
- * paste with the organization's id and this Buddy's address. The page's own origin is the one
- * users reach Buddy at (PUBLIC_URL), so no configuration is read for it.
+ * paste with the organization's id and this Buddy's PUBLIC_URL (CONTRACT §5), which the server
+ * answers: the page may be open at another address (a proxy, an internal host name).
  */
 export function InstallPanel() {
-  const organization = useOrganization();
+  const settings = useInstallSettings();
 
-  if (organization.isPending) {
+  if (settings.isPending) {
     return (
       <div role="status" aria-label="Loading" className="grid gap-4">
         <Skeleton className="h-48 w-full rounded-xl" />
@@ -30,18 +30,17 @@ export function InstallPanel() {
       </div>
     );
   }
-  if (organization.isError) {
+  if (settings.isError) {
     return (
       <QueryError
         title="Failed to fetch organization data"
-        error={organization.error}
-        onRetry={() => organization.refetch()}
+        error={settings.error}
+        onRetry={() => settings.refetch()}
       />
     );
   }
 
-  const origin = window.location.origin;
-  const organizationId = organization.data.id;
+  const { publicUrl: origin, organizationId } = settings.data;
   const clickScript = clickScriptTag(origin, organizationId);
   const conversionScript = conversionScriptTag(origin, organizationId);
 

@@ -2,8 +2,8 @@ import { escapeHtml } from "@shared/snippets";
 import type { CONVERSION_TYPES } from "@shared/tracking";
 
 /**
- * CONTRACT §5 install scripts, pre-configured for one organization. `origin` is where Buddy is
- * served (PUBLIC_URL for its users), so the tags load the scripts from there.
+ * CONTRACT §5 install scripts, pre-configured for one organization. `origin` is Buddy's
+ * PUBLIC_URL, as the server answers it, so the tags load the scripts from there.
  */
 export function clickScriptTag(origin: string, organizationId: string): string {
   return `<script src="${escapeHtml(`${origin}/api/tracking/click.js`)}" data-org="${escapeHtml(organizationId)}" async></script>`;
