@@ -8,7 +8,10 @@ import {
 import { RateLimitedError } from "../errors";
 
 export type RateLimitKey = {
-  /** The route family, so one address's logins do not eat its sign-up allowance. */
+  /**
+   * The route family (login, signup, team-invite…). Each family has its own per-client and
+   * per-address allowance, so a client sending invitations or reset mails never eats its logins.
+   */
   action: string;
   /** The client address; omitted for limits that are not per client. */
   ip?: string;
@@ -57,7 +60,7 @@ export function createAccountRateLimiter(options: RateLimitOptions): AccountRate
 
   return {
     async consume({ action, ip, address }) {
-      if (perIp && ip) await take(perIp, ip);
+      if (perIp && ip) await take(perIp, `${action}:${ip}`);
       if (address) await take(perAddress, `${action}:${address.toLowerCase()}`);
     },
   };

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, STRONG_PASSWORD, type TestApp } from "../../test-helpers";
+import {
+  addMember,
+  createOrganization,
+  createTestApp,
+  STRONG_PASSWORD,
+  type TestApp,
+} from "../../test-helpers";
+
+const forgot = (t: TestApp, email: string) =>
+  t.app.inject({ method: "POST", url: "/api/forgot-password", payload: { email } });
 
 describe("rate limits on the account routes", () => {
   let perAddress: TestApp;
@@ -29,24 +38,55 @@ describe("rate limits on the account routes", () => {
     expect((await attempt("other@example.com")).statusCode).toBe(401);
   });
 
-  it("limits one client across account routes per minute", async () => {
+  it("limits one client per minute in each route family, so one family does not lock out another", async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      const response = await perClient.app.inject({
-        method: "POST",
-        url: "/api/forgot-password",
-        payload: { email: `user${i}@example.com` },
-      });
-      statuses.push(response.statusCode);
-    }
-    expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
-    expect(statuses[5]).toBe(429);
+    for (let i = 0; i < 5; i++) statuses.push((await forgot(perClient, `user${i}@example.com`)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    const limited = await forgot(perClient, "user5@example.com");
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+
+    // The same client still signs up and signs in: those families have their own allowance.
     const signup = await perClient.app.inject({
       method: "POST",
       url: "/api/auth",
       payload: { email: "new@example.com", password: STRONG_PASSWORD, mode: "signup" },
     });
-    expect(signup.statusCode).toBe(429);
-    expect(signup.headers["retry-after"]).toBeDefined();
+    expect(signup.statusCode).toBe(201);
+    const login = await perClient.app.inject({
+      method: "POST",
+      url: "/api/auth",
+      payload: { email: "new@example.com", password: "Wrong-pass1!", mode: "login" },
+    });
+    expect(login.statusCode).toBe(401);
+  });
+
+  it("limits team invitations per client on their own: a refused one costs nothing, and logins stay open", async () => {
+    const admin = await createOrganization(perClient, "limitco");
+    const member = await addMember(perClient, admin.organizationId);
+    const invite = (headers: Record<string, string>, email: string, role = "member") =>
+      perClient.app.inject({
+        method: "POST",
+        url: "/api/team-members/invite",
+        headers,
+        payload: { email, role },
+      });
+
+    // A member may not invite admins: six refusals, none charged to the client's allowance.
+    for (let i = 0; i < 6; i++) {
+      expect((await invite(member.headers, `boss${i}@example.com`, "admin")).statusCode).toBe(403);
+    }
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push((await invite(admin.headers, `peer${i}@example.com`)).statusCode);
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+
+    // Signing in from the same client is not affected by the invitations.
+    const login = await perClient.app.inject({
+      method: "POST",
+      url: "/api/auth",
+      payload: { email: admin.email, password: STRONG_PASSWORD, mode: "login" },
+    });
+    expect(login.statusCode, login.body).toBe(200);
   });
 });

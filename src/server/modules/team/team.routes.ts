@@ -11,6 +11,7 @@ import { z } from "zod";
 import { requireMember } from "../../plugins/auth";
 import {
   approveTeamMember,
+  assertMayInvite,
   changeTeamMemberRole,
   inviteTeamMember,
   listTeam,
@@ -55,8 +56,15 @@ export async function teamRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const auth = requireMember(request);
-      // Each invitation sends a mail: limited per client and per invited address.
-      await app.accountRateLimiter.consume({ action: "invite", ip: request.ip, address: request.body.email });
+      // Each invitation sends a mail: limited per client and per invited address, in a family of
+      // its own (a busy inviter never locks out logins from the same address). A refused
+      // invitation sends nothing, so the role check comes first and costs nothing.
+      assertMayInvite(auth, request.body.role);
+      await app.accountRateLimiter.consume({
+        action: "team-invite",
+        ip: request.ip,
+        address: request.body.email,
+      });
       const member = await inviteTeamMember(deps, auth, request.body);
       return reply.code(201).send({ message: TEAM_MESSAGES.invitationSent, member });
     },

@@ -81,16 +81,24 @@ export async function listTeam(db: DbOrTx, organizationId: string): Promise<Team
 }
 
 /**
- * CONTRACT §7: any member invites members; only admins invite admins. An address already in the
- * team, or invited and not expired, is a conflict. The mail leaves through the outbox, in the
- * same transaction as the invitation.
+ * CONTRACT §7: any member invites members; only admins invite admins. The route guard cannot say
+ * so, since it depends on the body: the invite route asks here before charging its rate limit.
+ */
+export function assertMayInvite(auth: MemberAuth, role: InviteTeamMemberInput["role"]): void {
+  if (role === "admin" && auth.role !== "admin") throw forbidden(TEAM_MESSAGES.onlyAdminsInviteAdmins);
+}
+
+/**
+ * Invites someone (see `assertMayInvite`). An address already in the team, or invited and not
+ * expired, is a conflict. The mail leaves through the outbox, in the same transaction as the
+ * invitation.
  */
 export async function inviteTeamMember(
   deps: TeamDeps,
   auth: MemberAuth,
   input: InviteTeamMemberInput,
 ): Promise<TeamMember> {
-  if (input.role === "admin" && auth.role !== "admin") throw forbidden(TEAM_MESSAGES.onlyAdminsInviteAdmins);
+  assertMayInvite(auth, input.role);
   const email = normalizeEmail(input.email);
   const member = await deps.db.transaction(async (tx) => {
     const [organization] = await tx
