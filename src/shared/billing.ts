@@ -16,6 +16,21 @@ export const PRO_PLAN = {
 
 export const PLANS = ["free", "pro"] as const;
 
+/**
+ * Stripe's subscription statuses under which the organization has the paid plan: a trial, and a
+ * failed payment Stripe is still retrying, keep it (and its renewal date, Cancel and Resume).
+ */
+export const PAID_SUBSCRIPTION_STATUSES = ["active", "trialing", "past_due"] as const;
+
+export type PaidSubscriptionStatus = (typeof PAID_SUBSCRIPTION_STATUSES)[number];
+
+/** The one test of a paid subscription, on the server (plan, Cancel/Resume) and in Settings. */
+export function isPaidSubscriptionStatus(
+  status: string | null | undefined,
+): status is PaidSubscriptionStatus {
+  return PAID_SUBSCRIPTION_STATUSES.some((paid) => paid === status);
+}
+
 /** CONTRACT §7: `plan` is `free` during the beta. */
 export const billingInfoSchema = z.object({
   plan: z.enum(PLANS),

@@ -1,4 +1,4 @@
-import { BILLING_MESSAGES, type BillingInfo } from "@shared/billing";
+import { BILLING_MESSAGES, type BillingInfo, isPaidSubscriptionStatus } from "@shared/billing";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import { billingAccounts, organizations } from "../../db/schema";
@@ -11,9 +11,6 @@ export type BillingDeps = {
   publicUrl: string;
   log: { error(object: object, message: string): void };
 };
-
-/** Stripe's statuses under which the organization has the paid plan. */
-const PAID_STATUSES = new Set(["active", "trialing", "past_due"]);
 
 const FREE: BillingInfo = {
   plan: "free",
@@ -33,7 +30,7 @@ async function accountOf(db: DbOrTx, organizationId: string) {
 type AccountRow = NonNullable<Awaited<ReturnType<typeof accountOf>>>;
 
 function toInfo(row: AccountRow | null): BillingInfo {
-  if (!row?.subscriptionStatus || !PAID_STATUSES.has(row.subscriptionStatus)) return FREE;
+  if (!row || !isPaidSubscriptionStatus(row.subscriptionStatus)) return FREE;
   return {
     plan: "pro",
     subscriptionStatus: row.subscriptionStatus,
@@ -115,7 +112,7 @@ export async function setCancelAtPeriodEnd(
   const gateway = requireGateway(deps);
   const account = await accountOf(deps.db, organizationId);
   const subscriptionId = account?.stripeSubscriptionId;
-  if (!account || !subscriptionId || !PAID_STATUSES.has(account.subscriptionStatus ?? "")) {
+  if (!account || !subscriptionId || !isPaidSubscriptionStatus(account.subscriptionStatus)) {
     throw badRequest(BILLING_MESSAGES.noSubscription);
   }
   const state = await atProvider(deps, () => gateway.setCancelAtPeriodEnd(subscriptionId, cancel));

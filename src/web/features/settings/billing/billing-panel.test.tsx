@@ -31,7 +31,9 @@ describe("Settings → Billing", () => {
     signedIn({ "GET /api/billing": jsonResponse(200, FREE) });
     renderApp("/dashboard/settings?tab=billing");
 
-    expect(await screen.findByTestId("current-plan")).toHaveTextContent("Free");
+    // The file's first render also loads the lazy settings screen: more than findBy's default second
+    // on a busy machine.
+    expect(await screen.findByTestId("current-plan", {}, { timeout: 5000 })).toHaveTextContent("Free");
     expect(screen.getByText("$249")).toBeInTheDocument();
     expect(screen.getByText("or $149/month billed annually ($1,788/year)")).toBeInTheDocument();
     for (const feature of [
@@ -65,6 +67,17 @@ describe("Settings → Billing", () => {
     expect(screen.getByRole("button", { name: "Resume Subscription" })).toBeInTheDocument();
     expect(fetchCalls(fetchMock)).toContain("POST /api/billing/cancel");
   });
+
+  it.each(["trialing", "past_due"])(
+    "treats a %s subscription as the paid one the server counts it as",
+    async (subscriptionStatus) => {
+      signedIn({ "GET /api/billing": jsonResponse(200, { ...ACTIVE, subscriptionStatus }) });
+      renderApp("/dashboard/settings?tab=billing");
+      expect(await screen.findByTestId("current-plan")).toHaveTextContent("Pro");
+      expect(screen.getByText("Next billing date: December 24, 2026")).toBeInTheDocument();
+      expect(screen.getByRole("button", { name: "Cancel Subscription" })).toBeInTheDocument();
+    },
+  );
 
   it("resumes a subscription set to cancel", async () => {
     signedIn({

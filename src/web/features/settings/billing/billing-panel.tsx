@@ -1,4 +1,4 @@
-import type { BillingInfo } from "@shared/billing";
+import { type BillingInfo, isPaidSubscriptionStatus } from "@shared/billing";
 import { QueryError } from "@/components/query-error";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -50,7 +50,8 @@ export function BillingPanel() {
 function BillingDetails({ info }: { info: BillingInfo }) {
   const portal = useOpenBillingPortal();
   const cancellation = useChangeCancellation();
-  const active = info.plan !== "free" && info.subscriptionStatus === "active";
+  // The server's own notion of a paid subscription: a trial or a payment being retried counts too.
+  const active = info.plan !== "free" && isPaidSubscriptionStatus(info.subscriptionStatus);
 
   return (
     <>
