@@ -18,8 +18,9 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 /**
  * CONTRACT §3: the answer is the same whether or not the address has an account. A new address
  * gets a verification mail; an unverified one a fresh link; a verified one a notice to its owner.
- * A new address with a valid invitation token for it joins the inviting organization at once
- * (`invited`); only the mailbox that received the token can learn that the address was new.
+ * A new or unverified address with a valid invitation token for it joins the inviting
+ * organization at once (`invited`), both answered alike; only the mailbox that received the
+ * token can learn that the address had no verified account.
  */
 export async function signUp(
   deps: AuthDeps,
@@ -28,19 +29,19 @@ export async function signUp(
   const email = normalizeEmail(input.email);
   // Hash first in every case, so timing does not tell whether the address exists.
   const passwordHash = await hashPassword(input.password);
+  const { inviteToken } = input;
   const invited = await deps.db.transaction(async (tx) => {
+    // The invitation mail reached this address, so an account joining through it needs no
+    // second proof of it.
+    const joinsThroughInvitation = async (userId: string) =>
+      inviteToken ? acceptInvitationToken(tx, { token: inviteToken, userId, email }) : false;
     const [created] = await tx
       .insert(users)
       .values({ email, passwordHash })
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id });
     if (created) {
-      // The invitation mail reached this address, so the account needs no second proof of it.
-      const { inviteToken } = input;
-      if (
-        inviteToken &&
-        (await acceptInvitationToken(tx, { token: inviteToken, userId: created.id, email }))
-      ) {
+      if (await joinsThroughInvitation(created.id)) {
         await tx.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, created.id));
         return true;
       }
@@ -52,12 +53,24 @@ export async function signUp(
     if (!existing) return false;
     if (existing.emailVerifiedAt) {
       await enqueueMail(tx, accountExistsMail(email, deps.publicUrl));
-    } else {
-      // The first sign-up's password stays: a stranger must not set the password of an account
-      // the owner is about to verify.
-      const token = await issueOneTimeToken(tx, existing.id, "verify_email");
-      await enqueueMail(tx, verificationMail(email, deps.publicUrl, token));
+      return false;
     }
+    if (await joinsThroughInvitation(existing.id)) {
+      // Never verified, so whoever signed up earlier never proved the address; the invitation
+      // mail now does. The password typed now replaces theirs (else someone pre-registering the
+      // address would keep a way in), and whatever that earlier sign-up could hold is void.
+      await tx
+        .update(users)
+        .set({ passwordHash, emailVerifiedAt: new Date(), updatedAt: new Date() })
+        .where(eq(users.id, existing.id));
+      await revokeAllSessions(tx, existing.id);
+      await invalidateOneTimeTokens(tx, existing.id, "verify_email");
+      return true;
+    }
+    // Without an invitation the first sign-up's password stays: a stranger must not set the
+    // password of an account the owner is about to verify.
+    const token = await issueOneTimeToken(tx, existing.id, "verify_email");
+    await enqueueMail(tx, verificationMail(email, deps.publicUrl, token));
     return false;
   });
   if (!invited) deps.onMailQueued();

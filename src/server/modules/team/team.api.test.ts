@@ -2,7 +2,7 @@ import { AUTH_MESSAGES } from "@shared/auth";
 import { TEAM_MESSAGES } from "@shared/team";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { memberships, teamInvitations } from "../../db/schema";
+import { memberships, teamInvitations, users } from "../../db/schema";
 import {
   addMember,
   authHeader,
@@ -13,7 +13,8 @@ import {
   TEST_PUBLIC_URL,
   type TestApp,
 } from "../../test-helpers";
-import { linkFrom } from "../../test-mail-receiver";
+import { linkFrom, tokenFrom } from "../../test-mail-receiver";
+import { createSession } from "../auth/sessions";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -44,6 +45,13 @@ async function invitationLinkFor(email: string) {
   const mail = await t.mail.waitFor((m) => m.to === email && m.subject.includes("invited you to join"));
   return new URL(linkFrom(mail, `${TEST_PUBLIC_URL}/auth?`));
 }
+
+const signUpAs = (email: string, password: string, inviteToken?: string) =>
+  t.app.inject({
+    method: "POST",
+    url: "/api/auth",
+    payload: { email, password, mode: "signup", inviteToken },
+  });
 
 const login = (email: string) =>
   t.app.inject({
@@ -145,6 +153,64 @@ describe("Invitations", () => {
     });
     expect(throughLink.statusCode).toBe(200);
     expect(throughLink.json().user).toMatchObject({ organizationId: admin.organizationId, role: "member" });
+  });
+
+  it("lets someone whose earlier sign-up was never verified join by signing up through the link, with the new password", async () => {
+    const email = uniqueEmail("unverified");
+    // An earlier sign-up of the address, never verified: perhaps someone else pre-registering it.
+    const earlier = await signUpAs(email, "Earlier-pass1!");
+    expect(earlier.json().message).toBe(AUTH_MESSAGES.registered);
+    const verification = await t.mail.waitFor(
+      (m) => m.to === email && m.text.includes("/verify-email?token="),
+    );
+    const earlierVerifyToken = tokenFrom(verification, `${TEST_PUBLIC_URL}/verify-email`);
+    const [account] = await t.database.db.select().from(users).where(eq(users.email, email));
+    if (!account) throw new Error("no account");
+    // The API never gives an unverified account a session; one is made here to show none survives.
+    const earlierSession = await createSession(t.database.db, account.id);
+
+    await invite(admin.headers, { email, role: "admin" });
+    const inviteToken = (await invitationLinkFor(email)).searchParams.get("invite") ?? "";
+
+    // Without the invitation's token nothing changes: the earlier password stays, unverified.
+    const forwarded = await signUpAs(email, STRONG_PASSWORD, "not-the-invitation");
+    expect(forwarded.json().message).toBe(AUTH_MESSAGES.registered);
+    expect((await login(email)).statusCode).toBe(401);
+
+    // Through the link: answered as for a new address, verified, in the team with the invited role.
+    const registered = await signUpAs(email, STRONG_PASSWORD, inviteToken);
+    expect(registered.statusCode).toBe(201);
+    expect(registered.json().message).toBe(AUTH_MESSAGES.registeredInvited);
+    const session = await login(email);
+    expect(session.statusCode, session.body).toBe(200);
+    expect(session.json().user).toMatchObject({
+      organizationId: admin.organizationId,
+      role: "admin",
+      hasCompletedOnboarding: true,
+    });
+    expect((await team(admin)).find((m) => m.user.email === email)).toMatchObject({
+      status: "active",
+      role: "admin",
+      invited: false,
+    });
+
+    // The password typed through the link replaced the earlier one, and what the earlier
+    // sign-up held is void.
+    const withEarlierPassword = await t.app.inject({
+      method: "POST",
+      url: "/api/auth",
+      payload: { email, password: "Earlier-pass1!", mode: "login" },
+    });
+    expect(withEarlierPassword.statusCode).toBe(401);
+    expect((await t.app.inject({ url: "/api/me", headers: authHeader(earlierSession) })).statusCode).toBe(
+      401,
+    );
+    const verify = await t.app.inject({
+      method: "POST",
+      url: "/api/verify-email",
+      payload: { token: earlierVerifyToken },
+    });
+    expect(verify.statusCode).toBe(400);
   });
 
   it("leaves a member of another organization where they are, the invitation still open", async () => {
@@ -370,18 +436,30 @@ describe("Approval, roles and removal", () => {
     expect(admins.filter((m) => m.role === "admin" && m.status === "active")).toHaveLength(1);
   });
 
-  it("answers 404 for another organization's member ids and unknown ids", async () => {
+  it("answers 404 for another organization's member and invitation ids and unknown ids", async () => {
     const other = await createOrganization(t, "otherteamco");
+    const invitedElsewhere = uniqueEmail("invitedelsewhere");
+    const sent = await invite(other.headers, { email: invitedElsewhere });
+    expect(sent.statusCode).toBe(201);
+    const foreignInvitation: string = sent.json().member.id;
     const [foreign] = await team(other);
-    for (const [method, url, payload] of [
-      ["POST", `/api/team-members/${foreign?.id}/approve`, undefined],
-      ["PATCH", `/api/team-members/${foreign?.id}`, { role: "member" }],
-      ["DELETE", `/api/team-members/${foreign?.id}`, undefined],
-      ["DELETE", "/api/team-members/unknown-id", undefined],
-    ] as const) {
-      const response = await t.app.inject({ method, url, headers: admin.headers, payload });
-      expect(response.statusCode, `${method} ${url}`).toBe(404);
+    for (const id of [foreign?.id, foreignInvitation, "unknown-id"]) {
+      for (const [method, url, payload] of [
+        ["POST", `/api/team-members/${id}/approve`, undefined],
+        ["PATCH", `/api/team-members/${id}`, { role: "admin" }],
+        ["DELETE", `/api/team-members/${id}`, undefined],
+      ] as const) {
+        const response = await t.app.inject({ method, url, headers: admin.headers, payload });
+        expect(response.statusCode, `${method} ${url}`).toBe(404);
+      }
     }
-    expect((await team(other))[0]).toMatchObject({ role: "admin", status: "active" });
+    const otherTeam = await team(other);
+    expect(otherTeam[0]).toMatchObject({ role: "admin", status: "active" });
+    expect(otherTeam.find((m) => m.id === foreignInvitation)).toMatchObject({
+      role: "member",
+      status: "pending",
+      invited: true,
+      user: { email: invitedElsewhere },
+    });
   });
 });
