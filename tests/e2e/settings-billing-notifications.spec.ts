@@ -39,8 +39,9 @@ test("Billing shows the free plan and the Pro card under the beta overlay; Notif
 
   await expect(page.getByTestId("current-plan")).toHaveText("Free");
   const pro = page.getByRole("region", { name: "Pro plan" });
-  await expect(pro.getByText("$249")).toBeVisible();
-  await expect(pro.getByText("or $149/month billed annually ($1,788/year)")).toBeVisible();
+  // The texts as rendered, across their styled parts.
+  await expect(pro.getByText("$249/month", { exact: true })).toBeVisible();
+  await expect(pro.getByText("or $149/month billed annually ($1,788/year)", { exact: true })).toBeVisible();
   for (const feature of [
     "Unlimited buddy relationships",
     "Advanced analytics and reporting",

@@ -122,3 +122,34 @@ test("someone who onboards with the organization's domain waits, Pending, until 
   await expect(row.getByText("Pending", { exact: true })).toBeHidden();
   await expect(row.getByRole("button", { name: "Approve" })).toHaveCount(0);
 });
+
+test("the invite dialog says 'Invalid email address' under the field and sends nothing", async ({
+  page,
+  request,
+}) => {
+  const admin = await createOnboardedAccount(request, "invitecheck");
+  await signIn(page, admin.token);
+  await page.goto("/dashboard/settings?tab=team");
+  await expect(page.getByTestId("team-member-row")).toHaveCount(1);
+  const invites: string[] = [];
+  page.on("request", (sent) => {
+    if (sent.url().includes("/api/team-members/invite")) invites.push(sent.url());
+  });
+
+  await page.getByRole("button", { name: "Invite Member" }).click();
+  const dialog = page.getByRole("dialog");
+  const email = dialog.getByLabel("Email");
+  await email.fill("not-an-email");
+  await dialog.getByRole("button", { name: "Send Invitation" }).click();
+  await expect(dialog.getByText("Invalid email address", { exact: true })).toBeVisible();
+  await expect(email).toHaveAttribute("aria-invalid", "true");
+  await expect(email).toHaveAccessibleDescription("Invalid email address");
+  await expect(dialog).toBeVisible();
+
+  // An empty address is refused the same way.
+  await email.fill("");
+  await dialog.getByRole("button", { name: "Send Invitation" }).click();
+  await expect(email).toHaveAccessibleDescription("Invalid email address");
+  expect(invites).toEqual([]);
+  await expect(page.getByTestId("team-member-row")).toHaveCount(1);
+});
