@@ -34,6 +34,7 @@ import { metricsRoutes } from "./modules/tracking/metrics.routes";
 import { redirectRoutes } from "./modules/tracking/redirect.routes";
 import { scriptsRoutes } from "./modules/tracking/scripts.routes";
 import { createTracker, type Tracker } from "./modules/tracking/tracking.service";
+import { createVisitorSalts } from "./modules/tracking/visitor-hash";
 import { registerAuth } from "./plugins/auth";
 import { registerErrorHandling } from "./plugins/errors";
 import { registerOpenApi } from "./plugins/openapi";
@@ -134,12 +135,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   // Without a listener nothing cached relies on notifications: API keys are checked in the database.
   const notifications = deps.notifications ?? createUnlistenedNotifications();
+  // Each day's visitor salt is random and shared through the database; loaded before serving.
+  const visitorSalts = createVisitorSalts(deps.db, {
+    onError: (error) => app.log.warn({ err: error }, "visitor salt not refreshed; retried within the hour"),
+  });
   const tracker = createTracker(deps.db, appSecret, {
     journalDir: path.join(config.dataDir, "click-journal"),
     // As durable as the database: PostgreSQL syncs its commits, PGlite does not.
     syncJournal: Boolean(config.databaseUrl),
     redis,
     notifications,
+    visitorSalts,
   });
   app.decorate("tracker", tracker);
   const apiKeys = createApiKeyAuthenticator({ db: deps.db, notifications, log: app.log });
@@ -200,12 +206,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.webRoot) await registerWeb(app, deps.webRoot);
 
   app.addHook("onClose", async () => {
+    visitorSalts.stop();
     // Clicks already queued are committed before the database closes.
     await tracker.close();
     await outbox.stop();
     redis?.disconnect();
   });
   app.addHook("onReady", async () => {
+    await visitorSalts.start();
     // Clicks a crash left in the journal are stored before anything reads them.
     const recovered = await tracker.recover();
     if (recovered) app.log.info({ clicks: recovered }, "stored clicks left in the journal");

@@ -294,6 +294,16 @@ export const clickEvents = pgTable(
   (t) => [index().on(t.sourceOrgId, t.occurredAt), index().on(t.targetOrgId, t.occurredAt)],
 );
 
+/**
+ * Each UTC day's random salt for `clickEvents.visitorHash`, shared by every instance and deleted
+ * once the next day is over too (tracking/visitor-hash.ts): old hashes cannot be reversed.
+ */
+export const visitorSalts = pgTable("visitor_salts", {
+  day: date({ mode: "string" }).primaryKey(),
+  salt: text().notNull(),
+  createdAt: createdAt(),
+});
+
 /** A lead: one per click and type, enforced by the unique index, not by reading first. */
 export const conversions = pgTable(
   "conversions",

@@ -9,7 +9,7 @@ import { newClickId } from "./click-id";
 import { clickLookupOf, createClickRecorder } from "./click-recorder";
 import { landingUrl, type TrackedLink } from "./link-signature";
 import { createShortLinkResolver } from "./short-links.service";
-import { createVisitorHasher } from "./visitor-hash";
+import { createVisitorHasher, type VisitorSalts } from "./visitor-hash";
 
 const SETTLE_LIMIT = 5_000;
 /** Stands for the click id while the landing URL is built once per target; never URL-encoded. */
@@ -38,13 +38,19 @@ const bareHost = (host: string) => host.toLowerCase().replace(/^www\./, "");
 export function createTracker(
   db: Db,
   secret: string,
-  options: { journalDir: string; syncJournal: boolean; redis?: Redis; notifications?: ChangeNotifications },
+  options: {
+    journalDir: string;
+    syncJournal: boolean;
+    redis?: Redis;
+    notifications?: ChangeNotifications;
+    visitorSalts: VisitorSalts;
+  },
 ) {
   const recorder = createClickRecorder(db, options.journalDir, {
     syncJournal: options.syncJournal,
   });
   const classify = createClickClassifier({ redis: options.redis });
-  const hashVisitor = createVisitorHasher(secret);
+  const hashVisitor = createVisitorHasher(options.visitorSalts);
   const resolveShortCode = createShortLinkResolver(db);
   // A collateral's host rarely changes. An edit is announced to every instance like any change
   // of collateral (the ads' channel); the minute's expiry bounds a missed announcement.
