@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
@@ -33,13 +33,18 @@ import { conversionsRoutes } from "./modules/tracking/conversions.routes";
 import { metricsRoutes } from "./modules/tracking/metrics.routes";
 import { redirectRoutes } from "./modules/tracking/redirect.routes";
 import { scriptsRoutes } from "./modules/tracking/scripts.routes";
+import { createShortLinkFastPath, type ShortLinkFastPath } from "./modules/tracking/short-link-fast-path";
 import { createTracker, type Tracker } from "./modules/tracking/tracking.service";
 import { createVisitorSalts } from "./modules/tracking/visitor-hash";
 import { registerAuth } from "./plugins/auth";
 import { registerErrorHandling } from "./plugins/errors";
 import { registerOpenApi } from "./plugins/openapi";
 import { type AccountRateLimiter, createAccountRateLimiter, DEFAULT_PER_ADDRESS } from "./plugins/rate-limit";
-import { registerSecurityHeaders } from "./plugins/security-headers";
+import {
+  redirectSecurityHeaders,
+  registerSecurityHeaders,
+  securityHeaders,
+} from "./plugins/security-headers";
 import { registerWeb } from "./plugins/web";
 import { lazyChildLoggerFactory } from "./request-logger";
 
@@ -77,12 +82,27 @@ export type AppDeps = {
   notifications?: ChangeNotifications;
 };
 
+const REQUEST_TIMEOUT_MS = 30_000;
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   // main.ts loads or generates it; without it no tracked link could be signed.
   if (!config.appSecret) throw new Error("APP_SECRET is required to sign tracked links");
   const appSecret = config.appSecret;
+  // Set once the tracker exists: the HTTP server is made with the instance, before it.
+  let shortLinks: ShortLinkFastPath | null = null;
   const app = Fastify({
+    // Followed short links are answered before Fastify when their link is in memory
+    // (modules/tracking/short-link-fast-path.ts); every other request goes to Fastify as usual.
+    serverFactory: (handler) => {
+      const server = createServer((request, response) => {
+        if (!shortLinks?.(request, response, () => handler(request, response))) handler(request, response);
+      });
+      // What Fastify sets on the server it makes itself (its default keep-alive, our request timeout).
+      server.keepAliveTimeout = 72_000;
+      server.requestTimeout = REQUEST_TIMEOUT_MS;
+      return server;
+    },
     logger: deps.logger ?? loggerOptions(config.logLevel, false),
     childLoggerFactory: lazyChildLoggerFactory,
     trustProxy: config.trustProxy,
@@ -90,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Finish in-flight requests on close and refuse new ones with 503.
     return503OnClosing: true,
     forceCloseConnections: "idle",
-    requestTimeout: 30_000,
+    requestTimeout: REQUEST_TIMEOUT_MS,
   });
   let inFlight = 0;
   app.decorate("inFlight", () => inFlight);
@@ -141,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const tracker = createTracker(deps.db, appSecret, {
     journalDir: path.join(config.dataDir, "click-journal"),
+    conversionJournalDir: path.join(config.dataDir, "conversion-journal"),
     // As durable as the database: PostgreSQL syncs its commits, PGlite does not.
     syncJournal: Boolean(config.databaseUrl),
     redis,
@@ -148,6 +169,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     visitorSalts,
   });
   app.decorate("tracker", tracker);
+  let closing = false;
+  app.addHook("preClose", (done) => {
+    closing = true;
+    done();
+  });
+  shortLinks = createShortLinkFastPath({
+    tracker,
+    headers: { ...redirectSecurityHeaders(securityHeaders()), "content-length": "0" },
+    trustProxy: config.trustProxy,
+    closing: () => closing,
+    log: app.log,
+  });
   const apiKeys = createApiKeyAuthenticator({ db: deps.db, notifications, log: app.log });
   app.decorate("apiKeys", apiKeys);
   app.addHook("onClose", () => apiKeys.settled());
@@ -214,9 +247,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook("onReady", async () => {
     await visitorSalts.start();
-    // Clicks a crash left in the journal are stored before anything reads them.
+    // Clicks and leads a crash left in the journals are stored before anything reads them.
     const recovered = await tracker.recover();
-    if (recovered) app.log.info({ clicks: recovered }, "stored clicks left in the journal");
+    if (recovered) app.log.info({ events: recovered }, "stored clicks and leads left in the journals");
     await seedCatalogOrganizations(deps.db);
     // Queued mail from before a restart goes out as soon as we are up.
     outbox.wake();

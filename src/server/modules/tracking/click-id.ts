@@ -1,20 +1,79 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { CLICK_ID_TTL_MS } from "@shared/tracking";
+import { LRUCache } from "lru-cache";
 
-const ID_BYTES = 16;
-const POOL_BYTES = ID_BYTES * 256;
+const TIME_BYTES = 6;
+const RANDOM_BYTES = 10;
+const ORG_BYTES = 16;
+const MAC_BYTES = 12;
+const BODY_BYTES = TIME_BYTES + RANDOM_BYTES + ORG_BYTES;
+const ID_BYTES = BODY_BYTES + MAC_BYTES;
+/** 44 bytes in base64url, without padding. */
+export const CLICK_ID_LENGTH = Math.ceil((ID_BYTES * 4) / 3);
+/** A clock a little ahead on another instance must not make its fresh clicks unusable here. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const POOL_BYTES = RANDOM_BYTES * 256;
 let pool = randomBytes(POOL_BYTES);
 let offset = 0;
 
+export type ClickIdClaims = { sourceOrgId: string; occurredAt: number };
+
 /**
- * A click id (bclickid): 128 random bits, URL-safe. Taken from a pool of random bytes filled
- * 256 ids at a time, as one call to the system's generator per redirect shows in profiles.
+ * A click id (bclickid) that proves itself: when it was made, 80 random bits, the organization
+ * that shared the link, and an HMAC (APP_SECRET) over those and the organization that received the
+ * click. A lead can then be checked and recorded on any instance without reading the click's row,
+ * which may still be waiting in another instance's journal: a wrong `org`, a forged or altered id
+ * and one over 30 days old are all refused by arithmetic alone.
  */
-export function newClickId(): string {
-  if (offset + ID_BYTES > POOL_BYTES) {
-    pool = randomBytes(POOL_BYTES);
-    offset = 0;
+export function createClickIds(secret: string) {
+  const mac = (body: Buffer, targetOrgId: string) =>
+    createHmac("sha256", secret).update(body).update(targetOrgId).digest().subarray(0, MAC_BYTES);
+  // Redirects issue ids for the same few organizations over and over: their bytes are kept.
+  const orgBytes = new LRUCache<string, Buffer>({ max: 10_000 });
+  function bytesOf(organizationId: string): Buffer {
+    let bytes = orgBytes.get(organizationId);
+    if (!bytes) {
+      if (!UUID.test(organizationId)) throw new Error(`organization id ${organizationId} is not a UUID`);
+      bytes = Buffer.from(organizationId.replaceAll("-", ""), "hex");
+      orgBytes.set(organizationId, bytes);
+    }
+    return bytes;
   }
-  const id = pool.toString("base64url", offset, offset + ID_BYTES);
-  offset += ID_BYTES;
-  return id;
+
+  return {
+    issue(sourceOrgId: string, targetOrgId: string, now: number): string {
+      const id = Buffer.allocUnsafe(ID_BYTES);
+      id.writeUIntBE(now, 0, TIME_BYTES);
+      // Random bytes come from a pool filled 256 ids at a time: one call to the system's
+      // generator per redirect shows in profiles.
+      if (offset + RANDOM_BYTES > POOL_BYTES) {
+        pool = randomBytes(POOL_BYTES);
+        offset = 0;
+      }
+      pool.copy(id, TIME_BYTES, offset, offset + RANDOM_BYTES);
+      offset += RANDOM_BYTES;
+      bytesOf(sourceOrgId).copy(id, TIME_BYTES + RANDOM_BYTES);
+      mac(id.subarray(0, BODY_BYTES), targetOrgId).copy(id, BODY_BYTES);
+      return id.toString("base64url");
+    },
+
+    /** What the id proves, when it is ours, was made for `targetOrgId` and is under 30 days old. */
+    read(clickId: string, targetOrgId: string, now: number): ClickIdClaims | null {
+      if (clickId.length !== CLICK_ID_LENGTH) return null;
+      const id = Buffer.from(clickId, "base64url");
+      // Only the one spelling of each id: another would slip past the (click id, type) unique index.
+      if (id.length !== ID_BYTES || id.toString("base64url") !== clickId) return null;
+      if (!timingSafeEqual(mac(id.subarray(0, BODY_BYTES), targetOrgId), id.subarray(BODY_BYTES)))
+        return null;
+      const occurredAt = id.readUIntBE(0, TIME_BYTES);
+      if (now - occurredAt > CLICK_ID_TTL_MS || occurredAt - now > CLOCK_SKEW_MS) return null;
+      const org = id.toString("hex", TIME_BYTES + RANDOM_BYTES, BODY_BYTES);
+      const sourceOrgId = `${org.slice(0, 8)}-${org.slice(8, 12)}-${org.slice(12, 16)}-${org.slice(16, 20)}-${org.slice(20)}`;
+      return { sourceOrgId, occurredAt };
+    },
+  };
 }
+
+export type ClickIds = ReturnType<typeof createClickIds>;

@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { clickEvents, pairDailyStats } from "../../db/schema";
 import { openTestDatabase } from "../../test-database";
-import { clickLookupOf, createClickRecorder } from "./click-recorder";
+import { createClickRecorder } from "./click-recorder";
 import { CLICK_COLUMNS, type StoredClick } from "./click-store";
-import { createConversionRecorder } from "./conversions.service";
 
 let database: Database;
 const dirs: string[] = [];
@@ -82,43 +81,6 @@ describe("click recorder", () => {
     expect(recorder.pendingCount()).toBeGreaterThan(0);
     await expect.poll(() => recorder.pendingCount(), { timeout: 5_000 }).toBe(0);
     expect(await storedFor("s2")).toHaveLength(10);
-    await recorder.close();
-  });
-
-  it("lets a conversion find a click still waiting in the journal", async () => {
-    const recorder = createClickRecorder(database.db, freshDir(), {
-      syncJournal: false,
-      // Busy, with a long rest: the click waits in the journal.
-      busy: () => true,
-      busyBatch: 1,
-      busyIntervalMs: 60_000,
-    });
-    const convert = createConversionRecorder(database.db, clickLookupOf(recorder));
-    await recorder.record(click("s5"));
-    const waiting = click("s5", { occurred_at: new Date().toISOString() });
-    await recorder.record(waiting);
-    expect(recorder.pendingCount()).toBeGreaterThan(0);
-    const result = await convert({ organizationId: "s5-target", clickId: waiting.id, type: "signup" });
-    expect(result.duplicate).toBe(false);
-    expect(recorder.pendingCount()).toBe(0);
-    // An unknown click is still not found, with nothing left to store.
-    await expect(
-      convert({ organizationId: "s5-target", clickId: "unknown", type: "signup" }),
-    ).rejects.toMatchObject({
-      statusCode: 404,
-    });
-    await recorder.close();
-  });
-
-  it("tells a conversion to look again when a batch committed during its lookup", async () => {
-    const recorder = createClickRecorder(database.db, freshDir(), { syncJournal: false, busy: () => false });
-    const lookup = clickLookupOf(recorder);
-    const mark = lookup.mark();
-    await recorder.record(click("s6"));
-    await recorder.settle();
-    expect(recorder.pendingCount()).toBe(0);
-    expect(await lookup.storedSince(mark)).toBe(true);
-    expect(await lookup.storedSince(lookup.mark())).toBe(false);
     await recorder.close();
   });
 

@@ -4,9 +4,9 @@ import { createLoopLoad } from "../../lib/loop-load";
 import { type ClickJournal, type JournalSegment, openClickJournal } from "./click-journal";
 import { type StoredClick, storeClicks } from "./click-store";
 
-export type ClickRecorder = {
+export type ClickRecorder<T = StoredClick> = {
   /** Resolves once the click is on disk in the journal: it then survives a crash. */
-  record(click: StoredClick): Promise<void>;
+  record(entry: T): Promise<void>;
   /** Waits until the clicks recorded before the call are in the database (reads see them). */
   settle(): Promise<void>;
   /** Clicks a crash left in the journal go to the database; run once before serving. */
@@ -18,6 +18,11 @@ export type ClickRecorder = {
 };
 
 export type RecorderOptions = {
+  /**
+   * Writes journal lines to the database in one statement, idempotently (a replayed journal must
+   * not count twice); answers how many were new. Clicks by default; conversions reuse the mechanism.
+   */
+  store?: (db: Db, lines: readonly string[]) => Promise<number>;
   /** fdatasync each journal write (see click-journal.ts). */
   syncJournal?: boolean;
   /** Clicks per database statement while catching up. */
@@ -44,11 +49,12 @@ export type RecorderOptions = {
  * too many wait, whatever the load). PGlite runs its queries on this thread: storing at full speed
  * during a surge would take the time the redirects need.
  */
-export function createClickRecorder(
+export function createClickRecorder<T = StoredClick>(
   db: Db,
   journalDir: string,
   options: RecorderOptions = {},
-): ClickRecorder {
+): ClickRecorder<T> {
+  const store = options.store ?? storeClicks;
   const batchSize = options.batch ?? 500;
   const busy = options.busy ?? createLoopLoad();
   let storingMs = 0;
@@ -77,7 +83,7 @@ export function createClickRecorder(
       if (end === head) return;
       const started = performance.now();
       try {
-        await storeClicks(db, lines.slice(head, end));
+        await store(db, lines.slice(head, end));
       } finally {
         storingMs += performance.now() - started;
       }
@@ -140,14 +146,14 @@ export function createClickRecorder(
   }
 
   return {
-    async record(click) {
-      const line = JSON.stringify(click);
+    async record(entry) {
+      const line = JSON.stringify(entry);
       let segment: JournalSegment;
       try {
         segment = await journal.append(line);
       } catch {
         // No journal (disk full, read-only): the click is stored directly before its 302.
-        await storeClicks(db, [line]);
+        await store(db, [line]);
         return;
       }
       lines.push(line);
@@ -161,7 +167,7 @@ export function createClickRecorder(
       let count = 0;
       for (const leftover of journal.leftovers()) {
         for (let i = 0; i < leftover.lines.length; i += batchSize)
-          count += await storeClicks(db, leftover.lines.slice(i, i + batchSize));
+          count += await store(db, leftover.lines.slice(i, i + batchSize));
         journal.removeLeftover(leftover.path);
       }
       return count;
@@ -177,25 +183,6 @@ export function createClickRecorder(
       } finally {
         await journal.close();
       }
-    },
-  };
-}
-
-/**
- * A conversion needs its click in the database, even one answered a moment ago. Keeping no
- * index of the waiting ids spares every redirect the work: a conversion notes the stored count
- * before it looks its click up and, on a miss, looks again if clicks were waiting (stored first)
- * or a batch committed meanwhile. A miss only stores earlier what would be stored anyway.
- */
-export function clickLookupOf(recorder: ClickRecorder) {
-  return {
-    mark: () => recorder.storedCount(),
-    async storedSince(mark: number): Promise<boolean> {
-      if (recorder.pendingCount() > 0) {
-        await recorder.settle();
-        return true;
-      }
-      return recorder.storedCount() !== mark;
     },
   };
 }

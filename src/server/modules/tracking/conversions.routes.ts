@@ -14,7 +14,11 @@ const TYPE_MESSAGE = `type is required: one of ${CONVERSION_TYPES.join(", ")}`;
 
 export async function conversionsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const record = createConversionRecorder(app.db, app.tracker.clickLookup);
+  const recorder = createConversionRecorder({
+    db: app.db,
+    clickIds: app.tracker.clickIds,
+    journal: app.tracker.conversions,
+  });
 
   // Server to server: the key of the organization that received the click (CONTRACT §5).
   r.post(
@@ -41,7 +45,7 @@ export async function conversionsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { organizationId } = requireApiKey(request);
-      const result = await record({ organizationId, ...request.body });
+      const result = await recorder.record({ organizationId, ...request.body });
       return reply.code(result.duplicate ? 200 : 201).send(result);
     },
   );
@@ -73,7 +77,7 @@ export async function conversionsRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const type = CONVERSION_TYPES.find((t) => t === request.query.type);
       if (!type) throw badRequest(TYPE_MESSAGE);
-      await record({
+      await recorder.recordPixel({
         organizationId: request.query.org ?? "",
         clickId: request.params.clickId,
         type,

@@ -1,46 +1,36 @@
-import { CLICK_ID_TTL_MS, type ConversionType } from "@shared/tracking";
+import { randomUUID } from "node:crypto";
+import type { ConversionType } from "@shared/tracking";
 import { and, eq, sql } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../db/client";
-import { clickEvents, conversions, pairDailyStats } from "../../db/schema";
-import { AppError, notFound } from "../../errors";
+import { conversions, pairDailyStats } from "../../db/schema";
+import { notFound } from "../../errors";
+import type { ClickIdClaims, ClickIds } from "./click-id";
+import type { ClickRecorder } from "./click-recorder";
+import type { StoredConversion } from "./conversion-store";
 
 export type ConversionResult = { id: string; duplicate: boolean };
 
+export type ConversionInput = {
+  /** The organization recording it: it must be the one that received the click (else 404). */
+  organizationId: string;
+  clickId: string;
+  type: ConversionType;
+  value?: number;
+  metadata?: Record<string, unknown>;
+  now?: Date;
+};
+
 /**
- * Records a lead for a click. Only the organization that received the click may (else 404, as
- * for an unknown or expired click). One conversion per click and type: the unique index decides,
- * so two requests at the same moment still make one lead.
+ * Records a lead for a proven click and answers whether it is new. One conversion per click and
+ * type: the unique index decides, so two requests at the same moment still make one lead.
  */
 export async function recordConversion(
   db: Db,
-  input: {
-    organizationId: string;
-    clickId: string;
-    type: ConversionType;
-    value?: number;
-    metadata?: Record<string, unknown>;
-    now?: Date;
-  },
+  click: ClickIdClaims,
+  input: ConversionInput & { now: Date },
 ): Promise<ConversionResult> {
-  const now = input.now ?? new Date();
   return db.transaction(async (tx) => {
-    const [click] = await tx
-      .select({
-        sourceOrgId: clickEvents.sourceOrgId,
-        targetOrgId: clickEvents.targetOrgId,
-        occurredAt: clickEvents.occurredAt,
-      })
-      .from(clickEvents)
-      .where(eq(clickEvents.id, input.clickId))
-      .limit(1);
-    if (
-      !click ||
-      click.targetOrgId !== input.organizationId ||
-      now.getTime() - click.occurredAt.getTime() > CLICK_ID_TTL_MS
-    ) {
-      throw notFound("Click id not found");
-    }
     const [created] = await tx
       .insert(conversions)
       .values({
@@ -49,8 +39,8 @@ export async function recordConversion(
         value: input.value ?? null,
         metadata: input.metadata ?? null,
         sourceOrgId: click.sourceOrgId,
-        targetOrgId: click.targetOrgId,
-        createdAt: now,
+        targetOrgId: input.organizationId,
+        createdAt: input.now,
       })
       .onConflictDoNothing({ target: [conversions.clickId, conversions.type] })
       .returning({ id: conversions.id });
@@ -58,9 +48,9 @@ export async function recordConversion(
       await tx
         .insert(pairDailyStats)
         .values({
-          day: now.toISOString().slice(0, 10),
+          day: input.now.toISOString().slice(0, 10),
           sourceOrgId: click.sourceOrgId,
-          targetOrgId: click.targetOrgId,
+          targetOrgId: input.organizationId,
           leads: 1,
         })
         .onConflictDoUpdate({
@@ -80,30 +70,58 @@ export async function recordConversion(
 }
 
 /**
- * Pixels fire again on every reload of a thank-you page. Conversions already recorded are
- * remembered for an hour, so a repeat answers `duplicate` from memory; the unique index stays the
- * only judge of what is new. Keyed by organization, so another organization never hits it.
+ * The click is proven by its id (click-id.ts): no read of its row, which may still wait in a
+ * journal. The server-to-server call is stored before it answers, as it says whether the lead is
+ * new; the pixel is journaled like a click and answered once durable, its batch's unique index
+ * deciding what is new. Pixels fire again on every reload of a thank-you page, and servers retry:
+ * what was recorded is remembered for an hour and answered from memory, keyed by organization so
+ * another never hits it.
  */
-/** Whether a click missed by a lookup may be in the database now (see tracking.service.ts). */
-export type ClickLookup = { mark(): number; storedSince(mark: number): Promise<boolean> };
-
-export function createConversionRecorder(db: Db, clicks: ClickLookup) {
+export function createConversionRecorder(deps: {
+  db: Db;
+  clickIds: ClickIds;
+  journal: ClickRecorder<StoredConversion>;
+}) {
   const known = new LRUCache<string, ConversionResult>({ max: 100_000, ttl: 60 * 60_000 });
-  return async (input: Parameters<typeof recordConversion>[1]): Promise<ConversionResult> => {
-    const key = `${input.organizationId}|${input.clickId}|${input.type}`;
-    const hit = known.get(key);
-    if (hit) return { id: hit.id, duplicate: true };
-    const mark = clicks.mark();
-    let result: ConversionResult;
-    try {
-      result = await recordConversion(db, input);
-    } catch (error) {
-      // The reader may convert a moment after the click, before its batch reached the database.
-      if (!(error instanceof AppError && error.statusCode === 404) || !(await clicks.storedSince(mark)))
-        throw error;
-      result = await recordConversion(db, input);
-    }
-    known.set(key, result);
-    return result;
+  const pixelSeen = new LRUCache<string, true>({ max: 100_000, ttl: 60 * 60_000 });
+  const keyOf = (input: ConversionInput) => `${input.organizationId}|${input.clickId}|${input.type}`;
+  function prove(input: ConversionInput, now: Date): ClickIdClaims {
+    const claims = deps.clickIds.read(input.clickId, input.organizationId, now.getTime());
+    // Unknown, altered, expired, or another organization's click: all the same answer.
+    if (!claims) throw notFound("Click id not found");
+    return claims;
+  }
+
+  return {
+    async record(input: ConversionInput): Promise<ConversionResult> {
+      const key = keyOf(input);
+      const hit = known.get(key);
+      if (hit) return { id: hit.id, duplicate: true };
+      const now = input.now ?? new Date();
+      const claims = prove(input, now);
+      // A pixel answered before this call counts first, so this one is told it is a repeat.
+      if (deps.journal.pendingCount() > 0) await deps.journal.settle();
+      const result = await recordConversion(deps.db, claims, { ...input, now });
+      known.set(key, result);
+      return result;
+    },
+
+    async recordPixel(input: ConversionInput): Promise<void> {
+      const key = keyOf(input);
+      if (known.has(key) || pixelSeen.has(key)) return;
+      const now = input.now ?? new Date();
+      const claims = prove(input, now);
+      await deps.journal.record({
+        id: randomUUID(),
+        click_id: input.clickId,
+        type: input.type,
+        value: input.value ?? null,
+        metadata: input.metadata ?? null,
+        source_org_id: claims.sourceOrgId,
+        target_org_id: input.organizationId,
+        created_at: now.toISOString(),
+      });
+      pixelSeen.set(key, true);
+    },
   };
 }

@@ -52,7 +52,7 @@ export async function shortenTrackedLink(
 /** Short codes never change once made: they are looked up in memory after the first time. */
 export function createShortLinkResolver(db: DbOrTx, max = 50_000) {
   const cache = new LRUCache<string, TrackedLink & { code: string }>({ max });
-  return async (code: string) => {
+  const resolve = async (code: string) => {
     if (code.length > 32) return null;
     const hit = cache.get(code);
     if (hit) return hit;
@@ -69,4 +69,7 @@ export function createShortLinkResolver(db: DbOrTx, max = 50_000) {
     cache.set(code, link);
     return link;
   };
+  /** The link when it is in memory already, without a promise (see short-link-fast-path.ts). */
+  const peek = (code: string) => cache.get(code);
+  return { resolve, peek };
 }

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickEvents, conversions } from "../../db/schema";
 import { createOrganization, createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../test-helpers";
+import { createClickIds } from "./click-id";
 import { signTrackedLink } from "./link-signature";
 
 let t: TestApp;
@@ -317,12 +318,10 @@ describe("conversions", () => {
   });
 
   it("treats clicks older than 30 days as expired", async () => {
-    const clickId = await freshClick("192.0.2.12");
-    await (await storedDb())
-      .update(clickEvents)
-      .set({ occurredAt: new Date(Date.now() - 31 * 24 * 60 * 60 * 1000) })
-      .where(eq(clickEvents.id, clickId));
-    expect((await convert(await keyFor(b), { clickId, type: "signup" })).statusCode).toBe(404);
+    // The click id carries its time under the app's signature: one made 31 days ago, as the server would.
+    const clickIds = createClickIds(t.app.config.appSecret ?? "");
+    const old = clickIds.issue(a.organizationId, b.organizationId, Date.now() - 31 * 24 * 60 * 60 * 1000);
+    expect((await convert(await keyFor(b), { clickId: old, type: "signup" })).statusCode).toBe(404);
   });
 });
 

@@ -5,8 +5,9 @@ import { CHANNELS, type ChangeNotifications } from "../../db/change-notification
 import type { Db } from "../../db/client";
 import { collateral } from "../../db/schema";
 import { createClickClassifier } from "./click-classifier";
-import { newClickId } from "./click-id";
-import { clickLookupOf, createClickRecorder } from "./click-recorder";
+import { createClickIds } from "./click-id";
+import { createClickRecorder } from "./click-recorder";
+import { type StoredConversion, storeConversions } from "./conversion-store";
 import { landingUrl, type TrackedLink } from "./link-signature";
 import { createShortLinkResolver } from "./short-links.service";
 import { createVisitorHasher, type VisitorSalts } from "./visitor-hash";
@@ -40,6 +41,7 @@ export function createTracker(
   secret: string,
   options: {
     journalDir: string;
+    conversionJournalDir: string;
     syncJournal: boolean;
     redis?: Redis;
     notifications?: ChangeNotifications;
@@ -49,9 +51,15 @@ export function createTracker(
   const recorder = createClickRecorder(db, options.journalDir, {
     syncJournal: options.syncJournal,
   });
+  // The pixel's leads go the same way as clicks: journaled before the answer, stored in batches.
+  const conversions = createClickRecorder<StoredConversion>(db, options.conversionJournalDir, {
+    syncJournal: options.syncJournal,
+    store: storeConversions,
+  });
+  const clickIds = createClickIds(secret);
   const classify = createClickClassifier({ redis: options.redis });
   const hashVisitor = createVisitorHasher(options.visitorSalts);
-  const resolveShortCode = createShortLinkResolver(db);
+  const shortCodes = createShortLinkResolver(db);
   // A collateral's host rarely changes. An edit is announced to every instance like any change
   // of collateral (the ads' channel); the minute's expiry bounds a missed announcement.
   const collateralHosts = new LRUCache<string, { host: string; organizationId: string }>({
@@ -120,7 +128,7 @@ export function createTracker(
       mailKey: link.sourceOrgId,
       now,
     });
-    const clickId = newClickId();
+    const clickId = clickIds.issue(link.sourceOrgId, link.targetOrgId, now);
     await recorder.record({
       id: clickId,
       short_code: shortCode,
@@ -142,25 +150,32 @@ export function createTracker(
   }
 
   /**
-   * Reads of clicks (metrics, activity) see every click answered before them. Behind a surge
+   * Reads of clicks and leads (metrics, activity) see every one answered before them. Behind a surge
    * of thousands they answer at once instead, from what is stored so far.
    */
   async function settle() {
-    if (recorder.pendingCount() > SETTLE_LIMIT) return;
-    try {
-      await recorder.settle();
-    } catch {
-      // The database refused the batch: the reads that follow will say so themselves.
+    for (const journaled of [recorder, conversions]) {
+      if (journaled.pendingCount() > SETTLE_LIMIT) continue;
+      try {
+        await journaled.settle();
+      } catch {
+        // The database refused the batch: the reads that follow will say so themselves.
+      }
     }
   }
 
   return {
     follow,
-    resolveShortCode,
+    resolveShortCode: shortCodes.resolve,
+    peekShortCode: shortCodes.peek,
     settle,
-    clickLookup: clickLookupOf(recorder),
-    recover: () => recorder.recover(),
-    close: () => recorder.close(),
+    clickIds,
+    conversions,
+    recover: async () => (await recorder.recover()) + (await conversions.recover()),
+    async close() {
+      await recorder.close();
+      await conversions.close();
+    },
   };
 }
 

@@ -1,0 +1,113 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../db/client";
+import { conversions, pairDailyStats } from "../../db/schema";
+import { openTestDatabase } from "../../test-database";
+import { createClickIds } from "./click-id";
+import { createClickRecorder } from "./click-recorder";
+import { type StoredConversion, storeConversions } from "./conversion-store";
+import { createConversionRecorder } from "./conversions.service";
+
+let database: Database;
+const dirs: string[] = [];
+const clickIds = createClickIds("c".repeat(40));
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(async () => {
+  await database.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function setUp(options: { busy?: boolean } = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), "conversions-"));
+  dirs.push(dir);
+  const journal = createClickRecorder<StoredConversion>(database.db, dir, {
+    syncJournal: false,
+    store: storeConversions,
+    // Busy with a long rest: what is journaled waits there until settled.
+    ...(options.busy ? { busy: () => true, busyBatch: 0, busyIntervalMs: 60_000 } : {}),
+  });
+  const recorder = createConversionRecorder({ db: database.db, clickIds, journal });
+  const source = randomUUID();
+  const target = randomUUID();
+  const click = () => clickIds.issue(source, target, Date.now());
+  const leadsOf = async () =>
+    (await database.db.select().from(pairDailyStats))
+      .filter((row) => row.sourceOrgId === source && row.targetOrgId === target)
+      .reduce((sum, row) => sum + row.leads, 0);
+  const rowsOf = async () =>
+    (await database.db.select().from(conversions)).filter((row) => row.targetOrgId === target);
+  return { dir, journal, recorder, source, target, click, leadsOf, rowsOf };
+}
+
+describe("conversions", () => {
+  it("journal a pixel's lead before answering and store it once, however often it fires", async () => {
+    const { journal, recorder, target, click, leadsOf, rowsOf } = setUp({ busy: true });
+    const clickId = click();
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        recorder.recordPixel({ organizationId: target, clickId, type: "signup" }),
+      ),
+    );
+    expect(journal.pendingCount()).toBeGreaterThanOrEqual(1);
+    await journal.settle();
+    expect(await rowsOf()).toHaveLength(1);
+    expect(await leadsOf()).toBe(1);
+    await recorder.recordPixel({ organizationId: target, clickId, type: "purchase", value: 49.5 });
+    await journal.close();
+    const rows = await rowsOf();
+    expect(rows.map((row) => [row.type, row.value]).sort()).toEqual([
+      ["purchase", 49.5],
+      ["signup", null],
+    ]);
+    expect(await leadsOf()).toBe(2);
+  });
+
+  it("tell a server call that a lead the pixel recorded first is a repeat", async () => {
+    const { journal, recorder, target, click, leadsOf } = setUp({ busy: true });
+    const clickId = click();
+    await recorder.recordPixel({ organizationId: target, clickId, type: "trial" });
+    const result = await recorder.record({ organizationId: target, clickId, type: "trial" });
+    expect(result.duplicate).toBe(true);
+    expect(await leadsOf()).toBe(1);
+    await journal.close();
+  });
+
+  it("count a replayed journal once", async () => {
+    const { source, target, click, leadsOf } = setUp();
+    const line = JSON.stringify({
+      id: randomUUID(),
+      click_id: click(),
+      type: "signup",
+      value: null,
+      metadata: { plan: "pro" },
+      source_org_id: source,
+      target_org_id: target,
+      created_at: new Date().toISOString(),
+    } satisfies StoredConversion);
+    expect(await storeConversions(database.db, [line, line])).toBe(1);
+    expect(await storeConversions(database.db, [line])).toBe(0);
+    expect(await leadsOf()).toBe(1);
+  });
+
+  it("refuse a click id made for another organization, or made up, and record nothing", async () => {
+    const { journal, recorder, click, rowsOf, target } = setUp();
+    for (const [organizationId, clickId] of [
+      [randomUUID(), click()],
+      [target, "made-up-click-id-1234"],
+    ] as const) {
+      await expect(recorder.recordPixel({ organizationId, clickId, type: "signup" })).rejects.toMatchObject({
+        statusCode: 404,
+      });
+      await expect(recorder.record({ organizationId, clickId, type: "signup" })).rejects.toMatchObject({
+        statusCode: 404,
+      });
+    }
+    await journal.close();
+    expect(await rowsOf()).toHaveLength(0);
+  });
+});
