@@ -38,9 +38,12 @@ export function load(
      * connection finish its last request instead, so every request sent has its answer counted.
      */
     drain?: boolean;
+    /** A new path for every request (new conversions rather than one repeated). */
+    nextPath?: () => string;
   } = {},
 ) {
   const duration = options.duration ?? DURATION_S;
+  const nextPath = options.nextPath;
   const clients: LimitedClient[] = [];
   return new Promise<autocannon.Result>((resolve, reject) => {
     autocannon(
@@ -48,6 +51,9 @@ export function load(
         url,
         connections,
         headers: options.headers ?? {},
+        ...(nextPath
+          ? { requests: [{ setupRequest: (request) => ({ ...request, path: nextPath() }) }] }
+          : {}),
         // Draining: the run ends when the last connection is done, long before this deadline.
         duration: options.drain ? duration + 600 : duration,
         setupClient: (client) => {
@@ -144,6 +150,7 @@ export type Comparison = {
   errors: number;
   non2xx: number;
   threeXX: number;
+  twoXX: number;
   /**
    * Server CPU µs per request (medians), when the processes were given: while answering, and
    * with the work it left for later (storing clicks in its own process; PostgreSQL's not counted).
@@ -162,6 +169,7 @@ export async function compare(
   options: {
     headers?: Record<string, string>;
     drain?: boolean;
+    nextPath?: () => string;
     /** The two server processes, to report the CPU time each spends per request. */
     pids?: { base: number; target: number };
   } = {},
@@ -202,6 +210,7 @@ export async function compare(
     errors: sum((r) => r.errors),
     non2xx: sum((r) => r.non2xx),
     threeXX: sum((r) => r["3xx"]),
+    twoXX: sum((r) => r["2xx"]),
     cpuUs:
       cpus.length === rounds.length
         ? {

@@ -89,7 +89,7 @@ async function benchDatabase(database: string, databaseUrl: string | undefined) 
     const direct = await openDatabase({ databaseUrl, dataDir });
     let seeded: Awaited<ReturnType<typeof seedMetrics>>;
     try {
-      await checkStoredClicks(database, direct.db, tracking.redirects);
+      await checkStoredClicks(database, direct.db, tracking);
       seeded = await seedMetrics(direct.db, tracking);
     } finally {
       await direct.close();

@@ -1,4 +1,7 @@
 // Tracking hot paths against bare Fastify answering the same kind of response: a 302, a GIF, JSON.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { createClickIds } from "../src/server/modules/tracking/click-id";
 import type { BuddyProcess } from "../src/server/test-buddy-process";
 import { compare, rows, startBaseline } from "./harness";
 
@@ -70,7 +73,13 @@ export async function benchTracking(database: string, buddy: BuddyProcess) {
   const apiKey = { "x-api-key": setup.key };
   const sample = await (await fetch(adsUrl, { headers: apiKey })).text();
   const baseline = await startBaseline(sample);
-  const pixelUrl = `${buddy.origin}/api/marketing/conversion/${setup.clickId}?type=signup&org=${setup.partnerId}`;
+  // Every pixel hit records a new lead: click ids as the server issues them, a fresh one each time
+  // (what a repeat costs is not the target).
+  const clickIds = createClickIds(readFileSync(path.join(buddy.dataDir, "app-secret"), "utf8").trim());
+  const pixelPath = () =>
+    `/api/marketing/conversion/${clickIds.issue(setup.sharerId, setup.partnerId, Date.now())}?type=signup&org=${setup.partnerId}`;
+  const pixelUrl = `${buddy.origin}${pixelPath()}`;
+  let pixels = 0;
   let redirects = 1;
   try {
     for (const connections of [50, 200]) {
@@ -92,6 +101,7 @@ export async function benchTracking(database: string, buddy: BuddyProcess) {
           min: 0.5,
           p99: null,
           headers: BROWSER,
+          nextPath: pixelPath,
         },
         {
           name: "GET /api/ads json",
@@ -107,10 +117,12 @@ export async function benchTracking(database: string, buddy: BuddyProcess) {
         const result = await compare(`${baseline.origin}${target.base}`, target.url, connections, {
           headers: target.headers,
           // Every click the server stored must be among the 3xx counted here.
-          drain: target.base === "/redirect",
+          drain: target.base === "/redirect" || target.base === "/gif",
+          nextPath: "nextPath" in target ? target.nextPath : undefined,
           pids: { base: baseline.pid, target: buddy.pid },
         });
         if (target.base === "/redirect") redirects += result.threeXX;
+        if (target.base === "/gif") pixels += result.twoXX;
         const ok =
           result.errors === 0 &&
           result.ratio >= target.min &&
@@ -134,5 +146,11 @@ export async function benchTracking(database: string, buddy: BuddyProcess) {
   } finally {
     baseline.stop();
   }
-  return { redirects, sharerId: setup.sharerId, partnerId: setup.partnerId, sharerToken: setup.sharerToken };
+  return {
+    redirects,
+    pixels,
+    sharerId: setup.sharerId,
+    partnerId: setup.partnerId,
+    sharerToken: setup.sharerToken,
+  };
 }
