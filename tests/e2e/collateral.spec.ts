@@ -2,6 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { createOnboardedAccount } from "./accounts";
 import { createCollateral } from "./collateral-api";
 import { fixtureUrl } from "./fixture-site";
+import { addRelationship } from "./relationships-api";
 import { signIn, toast } from "./ui";
 
 const cards = (page: Page) => page.getByTestId("collateral-card");
@@ -147,4 +148,34 @@ test("'Generate with AI' fills every field within its limits", async ({ page, re
   await dialog.getByRole("button", { name: "Create" }).click();
   await expect(dialog).toBeHidden();
   await expect(card(page, title)).toHaveAttribute("data-status", "draft");
+});
+
+test("on a Buddy's page without collateral, Generate writes an ad ready to copy", async ({
+  page,
+  request,
+}) => {
+  const sharer = await createOnboardedAccount(request, "generate-a");
+  const buddy = await createOnboardedAccount(request, "generate-b", { companyName: "Generated Buddy" });
+  const relationship = await addRelationship(request, sharer.token, {
+    type: "complement",
+    organizationId: buddy.organizationId,
+  });
+  await signIn(page, sharer.token);
+  await page.goto(`/dashboard/tools/${relationship.id}`);
+  await expect(
+    page.getByText("No marketing collateral available. Generate some to get started."),
+  ).toBeVisible();
+  await page.getByRole("button", { name: "Generate", exact: true }).click();
+
+  const item = page.getByTestId("tool-collateral-item");
+  await expect(item).toHaveCount(1);
+  for (const name of ["Copy HTML", "Copy Text", "Copy JSON"]) {
+    await expect(item.getByRole("button", { name })).toBeEnabled();
+  }
+  await expect(
+    page.getByText("No marketing collateral available. Generate some to get started."),
+  ).toHaveCount(0);
+  // Stored for the Buddy: it is there again after a reload.
+  await page.reload();
+  await expect(page.getByTestId("tool-collateral-item")).toHaveCount(1);
 });

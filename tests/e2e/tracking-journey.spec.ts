@@ -101,4 +101,32 @@ test("a copied ad's short link leads to the partner's site, and the click and th
   // And only in that direction.
   expect((await metricsOf(request, a.token, "clicks")).received).toBe(0);
   expect((await metricsOf(request, b.token, "leads")).sent).toBe(0);
+
+  // Each organization's overview shows it: the cards, the recent activity and today's point on the chart.
+  const stat = (id: string) => page.locator(`[data-stat="${id}"]`).getByTestId("stat-value");
+  await page.goto("/dashboard");
+  await expect(stat("clicks-sent")).toHaveText("1");
+  await expect(stat("leads-sent")).toHaveText("1");
+  await expect(stat("clicks-received")).toHaveText("0");
+  const activity = page.getByTestId("recent-activity");
+  await expect(
+    activity.getByTestId("activity-item").filter({ hasText: `Click sent to ${bName}` }),
+  ).toHaveCount(1);
+  await expect(
+    activity.getByTestId("activity-item").filter({ hasText: `Lead (signup) sent to ${bName}` }),
+  ).toHaveCount(1);
+  await expect(activity.getByText("No recent activity to show.")).toHaveCount(0);
+  await expect(page.getByTestId("daily-chart")).toBeVisible();
+
+  await signIn(page, b.token);
+  await page.goto("/dashboard");
+  await expect(stat("clicks-received")).toHaveText("1");
+  await expect(stat("leads-received")).toHaveText("1");
+  await expect(stat("leads-sent")).toHaveText("0");
+  await expect(
+    page
+      .getByTestId("recent-activity")
+      .getByTestId("activity-item")
+      .filter({ hasText: "Lead (signup) received from" }),
+  ).toHaveCount(1);
 });
