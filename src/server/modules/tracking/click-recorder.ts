@@ -17,6 +17,9 @@ export type ClickRecorder<T = StoredClick> = {
   close(): Promise<void>;
 };
 
+/** Beyond this many waiting, a reader answers from what is stored rather than wait behind a surge. */
+export const SETTLE_WAIT_MAX = 5_000;
+
 export type RecorderOptions = {
   /**
    * Writes journal lines to the database in one statement, idempotently (a replayed journal must

@@ -6,7 +6,7 @@ import type { Db } from "../../db/client";
 import { conversions, pairDailyStats } from "../../db/schema";
 import { notFound } from "../../errors";
 import type { ClickIdClaims, ClickIds } from "./click-id";
-import type { ClickRecorder } from "./click-recorder";
+import { type ClickRecorder, SETTLE_WAIT_MAX } from "./click-recorder";
 import type { StoredConversion } from "./conversion-store";
 
 export type ConversionResult = { id: string; duplicate: boolean };
@@ -99,8 +99,10 @@ export function createConversionRecorder(deps: {
       if (hit) return { id: hit.id, duplicate: true };
       const now = input.now ?? new Date();
       const claims = prove(input, now);
-      // A pixel answered before this call counts first, so this one is told it is a repeat.
-      if (deps.journal.pendingCount() > 0) await deps.journal.settle();
+      // A pixel answered before this call counts first, so this one is told it is a repeat;
+      // behind a surge of pixels the call answers at once (the unique index still counts it once).
+      const waiting = deps.journal.pendingCount();
+      if (waiting > 0 && waiting <= SETTLE_WAIT_MAX) await deps.journal.settle();
       const result = await recordConversion(deps.db, claims, { ...input, now });
       known.set(key, result);
       return result;

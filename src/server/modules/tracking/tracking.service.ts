@@ -6,13 +6,12 @@ import type { Db } from "../../db/client";
 import { collateral } from "../../db/schema";
 import { createClickClassifier } from "./click-classifier";
 import { createClickIds } from "./click-id";
-import { createClickRecorder } from "./click-recorder";
+import { createClickRecorder, SETTLE_WAIT_MAX } from "./click-recorder";
 import { type StoredConversion, storeConversions } from "./conversion-store";
 import { landingUrl, type TrackedLink } from "./link-signature";
 import { createShortLinkResolver } from "./short-links.service";
 import { createVisitorHasher, type VisitorSalts } from "./visitor-hash";
 
-const SETTLE_LIMIT = 5_000;
 /** Stands for the click id while the landing URL is built once per target; never URL-encoded. */
 const CLICK_ID_SLOT = "BUDDYCLICKIDSLOT";
 
@@ -155,7 +154,7 @@ export function createTracker(
    */
   async function settle() {
     for (const journaled of [recorder, conversions]) {
-      if (journaled.pendingCount() > SETTLE_LIMIT) continue;
+      if (journaled.pendingCount() > SETTLE_WAIT_MAX) continue;
       try {
         await journaled.settle();
       } catch {
