@@ -176,7 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   shortLinks = createShortLinkFastPath({
     tracker,
-    headers: { ...redirectSecurityHeaders(securityHeaders()), "content-length": "0" },
+    headers: redirectSecurityHeaders(securityHeaders()),
     trustProxy: config.trustProxy,
     closing: () => closing,
     log: app.log,

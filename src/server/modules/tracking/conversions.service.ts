@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { ConversionType } from "@shared/tracking";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../db/client";
-import { conversions, pairDailyStats } from "../../db/schema";
+import { conversions } from "../../db/schema";
 import { notFound } from "../../errors";
 import type { ClickIdClaims, ClickIds } from "./click-id";
 import { type ClickRecorder, SETTLE_WAIT_MAX } from "./click-recorder";
-import type { StoredConversion } from "./conversion-store";
+import { type StoredConversion, storeConversions } from "./conversion-store";
 
 export type ConversionResult = { id: string; duplicate: boolean };
 
@@ -21,44 +21,33 @@ export type ConversionInput = {
   now?: Date;
 };
 
+/** The conversion's row, written by a server call at once or journaled for a pixel. */
+function conversionRow(click: ClickIdClaims, input: ConversionInput & { now: Date }): StoredConversion {
+  return {
+    id: randomUUID(),
+    click_id: input.clickId,
+    type: input.type,
+    value: input.value ?? null,
+    metadata: input.metadata ?? null,
+    source_org_id: click.sourceOrgId,
+    target_org_id: input.organizationId,
+    created_at: input.now.toISOString(),
+  };
+}
+
 /**
- * Records a lead for a proven click and answers whether it is new. One conversion per click and
- * type: the unique index decides, so two requests at the same moment still make one lead.
+ * Records a lead for a proven click and answers whether it is new: stored as a pixel's batch is
+ * (conversion-store.ts), so the unique index decides and two requests at the same moment still
+ * make one lead.
  */
 export async function recordConversion(
   db: Db,
   click: ClickIdClaims,
   input: ConversionInput & { now: Date },
 ): Promise<ConversionResult> {
+  const row = conversionRow(click, input);
   return db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(conversions)
-      .values({
-        clickId: input.clickId,
-        type: input.type,
-        value: input.value ?? null,
-        metadata: input.metadata ?? null,
-        sourceOrgId: click.sourceOrgId,
-        targetOrgId: input.organizationId,
-        createdAt: input.now,
-      })
-      .onConflictDoNothing({ target: [conversions.clickId, conversions.type] })
-      .returning({ id: conversions.id });
-    if (created) {
-      await tx
-        .insert(pairDailyStats)
-        .values({
-          day: input.now.toISOString().slice(0, 10),
-          sourceOrgId: click.sourceOrgId,
-          targetOrgId: input.organizationId,
-          leads: 1,
-        })
-        .onConflictDoUpdate({
-          target: [pairDailyStats.day, pairDailyStats.sourceOrgId, pairDailyStats.targetOrgId],
-          set: { leads: sql`${pairDailyStats.leads} + 1` },
-        });
-      return { id: created.id, duplicate: false };
-    }
+    if (await storeConversions(tx, [JSON.stringify(row)])) return { id: row.id, duplicate: false };
     const [existing] = await tx
       .select({ id: conversions.id })
       .from(conversions)
@@ -113,16 +102,7 @@ export function createConversionRecorder(deps: {
       if (known.has(key) || pixelSeen.has(key)) return;
       const now = input.now ?? new Date();
       const claims = prove(input, now);
-      await deps.journal.record({
-        id: randomUUID(),
-        click_id: input.clickId,
-        type: input.type,
-        value: input.value ?? null,
-        metadata: input.metadata ?? null,
-        source_org_id: claims.sourceOrgId,
-        target_org_id: input.organizationId,
-        created_at: now.toISOString(),
-      });
+      await deps.journal.record(conversionRow(claims, { ...input, now }));
       pixelSeen.set(key, true);
     },
   };

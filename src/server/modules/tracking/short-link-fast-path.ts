@@ -42,7 +42,12 @@ export function createShortLinkFastPath(deps: FastPathDeps) {
     deps.tracker.follow(link, hit, code).then(
       (location) => {
         if (!location) return fallback();
-        response.writeHead(302, { ...deps.headers, "cache-control": "no-store", location });
+        response.writeHead(302, {
+          ...deps.headers,
+          "cache-control": "no-store",
+          "content-length": "0",
+          location,
+        });
         response.end();
       },
       (error: unknown) => {
