@@ -24,7 +24,12 @@ export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 export const rows: Row[] = [];
 
 /** The fields of autocannon's client that bound how many requests it sends (not in its types). */
-type LimitedClient = { reqsMade: number; responseMax?: number };
+type LimitedClient = { reqsMade: number; responseMax?: number } & {
+  on(event: "done", listener: () => void): void;
+};
+
+/** An autocannon result with its rate: requests answered per second of the load. */
+export type LoadResult = autocannon.Result & { rps: number };
 
 export function load(
   url: string,
@@ -41,12 +46,14 @@ export function load(
     /** A new path for every request (new conversions rather than one repeated). */
     nextPath?: () => string;
   } = {},
-) {
+): Promise<LoadResult> {
   const duration = options.duration ?? DURATION_S;
   const nextPath = options.nextPath;
   const clients: LimitedClient[] = [];
-  return new Promise<autocannon.Result>((resolve, reject) => {
-    autocannon(
+  let startedAt = 0;
+  let lastDoneAt = 0;
+  return new Promise<LoadResult>((resolve, reject) => {
+    const instance = autocannon(
       {
         url,
         connections,
@@ -57,11 +64,27 @@ export function load(
         // Draining: the run ends when the last connection is done, long before this deadline.
         duration: options.drain ? duration + 600 : duration,
         setupClient: (client) => {
-          if (options.drain) clients.push(client as unknown as LimitedClient);
+          if (!options.drain) return;
+          const limited = client as unknown as LimitedClient;
+          clients.push(limited);
+          limited.on("done", () => {
+            lastDoneAt = performance.now();
+          });
         },
       },
-      (error, result) => (error ? reject(error) : resolve(result)),
+      (error, result) => {
+        if (error) return reject(error);
+        // autocannon's requests.average is the mean of its one-second samples. A drained run
+        // ends with a sample of the few milliseconds of draining (or a second with nothing
+        // left to do), which would count as a whole second's rate: the rate is taken over the
+        // time the requests actually took instead.
+        const seconds = options.drain ? (lastDoneAt - startedAt) / 1000 : result.duration;
+        resolve(Object.assign(result, { rps: result.requests.total / Math.max(seconds, 0.001) }));
+      },
     );
+    instance.on("start", () => {
+      startedAt = performance.now();
+    });
     if (options.drain) {
       setTimeout(() => {
         // A client stops instead of sending its next request once it has made responseMax.
@@ -174,11 +197,11 @@ export async function compare(
     pids?: { base: number; target: number };
   } = {},
 ): Promise<Comparison> {
-  type Round = { base: autocannon.Result; result: autocannon.Result; cpu: Cpu | null };
+  type Round = { base: LoadResult; result: LoadResult; cpu: Cpu | null };
   type Cpu = { base: number; target: number; withLater: number };
   const rounds: Round[] = [];
   const cpuOf = (pid: number | undefined) => (pid ? processCpuMs(pid) : null);
-  const perRequest = (from: number | null, to: number | null, result: autocannon.Result) =>
+  const perRequest = (from: number | null, to: number | null, result: LoadResult) =>
     from === null || to === null ? null : ((to - from) * 1000) / Math.max(1, result.requests.total);
   for (let i = 0; i < ROUNDS; i++) {
     // The same request headers for both: the baseline parses them too.
@@ -199,11 +222,11 @@ export async function compare(
         : null;
     rounds.push({ base, result, cpu });
   }
-  const sum = (pick: (r: autocannon.Result) => number) => rounds.reduce((n, r) => n + pick(r.result), 0);
+  const sum = (pick: (r: LoadResult) => number) => rounds.reduce((n, r) => n + pick(r.result), 0);
   const cpus = rounds.map((r) => r.cpu).filter((cpu) => cpu !== null);
   return {
-    rps: Math.round(median(rounds.map((r) => r.result.requests.average))),
-    baseRps: Math.round(median(rounds.map((r) => r.base.requests.average))),
+    rps: Math.round(median(rounds.map((r) => r.result.rps))),
+    baseRps: Math.round(median(rounds.map((r) => r.base.rps))),
     ratio: median(rounds.map((r) => ratio(r.result, r.base))),
     p50: median(rounds.map((r) => r.result.latency.p50)),
     p99: median(rounds.map((r) => r.result.latency.p99)),
@@ -222,10 +245,10 @@ export async function compare(
   };
 }
 
-export function ratio(result: autocannon.Result, base: autocannon.Result) {
-  return result.requests.average / base.requests.average;
+export function ratio(result: LoadResult, base: LoadResult) {
+  return result.rps / base.rps;
 }
 
-export function describeRatio(result: autocannon.Result, base: autocannon.Result, label: string) {
-  return `${(ratio(result, base) * 100).toFixed(1)} % of ${label} (${Math.round(base.requests.average)}/s)`;
+export function describeRatio(result: LoadResult, base: LoadResult, label: string) {
+  return `${(ratio(result, base) * 100).toFixed(1)} % of ${label} (${Math.round(base.rps)}/s)`;
 }

@@ -40,7 +40,7 @@ export async function benchOverview(
       database,
       name: `GET ${path} (1M clicks)`,
       connections: 1,
-      rps: Math.round(result.requests.average),
+      rps: Math.round(result.rps),
       p50: result.latency.p50,
       p99,
       ratio: first,

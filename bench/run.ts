@@ -54,7 +54,7 @@ async function benchSuggestions(database: string, buddy: BuddyProcess) {
           database,
           name,
           connections,
-          rps: Math.round(result.requests.average),
+          rps: Math.round(result.rps),
           p50: result.latency.p50,
           p99,
           ratio: describeRatio(result, base, "bare JSON"),

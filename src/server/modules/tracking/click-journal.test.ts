@@ -20,24 +20,52 @@ describe("click journal", () => {
     const dir = freshDir();
     const journal = openClickJournal(dir, { sync: true });
     const lines = Array.from({ length: 50 }, (_, i) => JSON.stringify({ id: `c${i}` }));
-    const segments = await Promise.all(lines.map((line) => journal.append(line)));
+    await Promise.all(lines.map((line) => journal.append(line)));
     const [file] = files(dir);
     expect(file).toBeDefined();
     expect(readFileSync(path.join(dir, file as string), "utf8")).toBe(`${lines.join("\n")}\n`);
-    expect(new Set(segments).size).toBe(1);
-    expect(segments[0]?.pending).toBe(50);
+    expect(journal.waiting()).toBe(50);
+    await journal.close();
+  });
+
+  it("hands waiting lines back from its files, oldest first, in whole writes", async () => {
+    const dir = freshDir();
+    const journal = openClickJournal(dir, { sync: false });
+    // Three turns of the event loop: three writes of 2, 3 and 1 lines (one with multi-byte text).
+    await Promise.all(['{"id":"a"}', '{"id":"b"}'].map((line) => journal.append(line)));
+    await Promise.all(['{"id":"c"}', '{"id":"dé"}', '{"id":"e"}'].map((line) => journal.append(line)));
+    await journal.append('{"id":"f"}');
+    expect(journal.waiting()).toBe(6);
+    expect(journal.next(0)).toBeNull();
+
+    const first = journal.next(4);
+    // Whole writes only: the second write would pass 4.
+    expect(first?.lines).toEqual(['{"id":"a"}', '{"id":"b"}']);
+    // Not stored yet: asked again, the same lines come back (a failed statement is retried).
+    expect(journal.next(4)?.lines).toEqual(first?.lines);
+    first?.stored();
+    expect(journal.waiting()).toBe(4);
+    const rest = journal.next(1);
+    // At least one write, even past the limit.
+    expect(rest?.lines).toEqual(['{"id":"c"}', '{"id":"dé"}', '{"id":"e"}']);
+    rest?.stored();
+    const last = journal.next(100);
+    expect(last?.lines).toEqual(['{"id":"f"}']);
+    last?.stored();
+    expect(journal.waiting()).toBe(0);
+    expect(journal.next(100)).toBeNull();
     await journal.close();
   });
 
   it("keeps a file until every click in it is stored, then removes it once idle", async () => {
     const dir = freshDir();
     const journal = openClickJournal(dir, { sync: false, idleSealMs: 20 });
-    const segment = await journal.append('{"id":"a"}');
+    await journal.append('{"id":"a"}');
     await journal.append('{"id":"b"}');
-    journal.release(segment, 1);
+    journal.next(1)?.stored();
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(files(dir)).toHaveLength(1);
-    journal.release(segment, 1);
+    journal.next(1)?.stored();
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(files(dir)).toEqual([]);
     // A later click starts a new file.

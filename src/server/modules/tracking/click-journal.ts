@@ -6,13 +6,14 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
 import path from "node:path";
 
 /** One journal file. Deleted once every click in it is in the database. */
-export type JournalSegment = {
+type Segment = {
   path: string;
   fd: number;
   size: number;
@@ -21,11 +22,26 @@ export type JournalSegment = {
   sealed: boolean;
 };
 
+/** The lines of one write: contiguous bytes of one segment. */
+type Extent = { segment: Segment; offset: number; length: number; count: number };
+
+/** The oldest durable lines waiting for the database, read back from the journal's files. */
+export type JournalBatch = {
+  lines: string[];
+  /** They are in the database now: the journal forgets them (and deletes files left empty). */
+  stored(): void;
+};
+
 export type ClickJournal = {
-  /** Resolves once the line is on disk (written and fdatasync'd), with the file holding it. */
-  append(line: string): Promise<JournalSegment>;
-  /** `count` clicks of `segment` are now in the database. */
-  release(segment: JournalSegment, count: number): void;
+  /** Resolves once the line is on disk (written, and fdatasync'd in sync mode). */
+  append(line: string): Promise<void>;
+  /** Durable lines not yet handed over as stored. */
+  waiting(): number;
+  /**
+   * Up to about `max` of the oldest waiting lines (whole writes, at least one), or none when
+   * `max` is 0. Calls must not overlap: the next batch starts where the last one stored ends.
+   */
+  next(max: number): JournalBatch | null;
   /** Files left by an earlier process (crash or failed drain), oldest first: their complete lines. */
   leftovers(): Array<{ path: string; lines: string[] }>;
   removeLeftover(file: string): void;
@@ -39,7 +55,20 @@ const SUFFIX = ".clicks.jsonl";
 /** Within libuv's default pool of four threads, leaving one for other file and DNS work. */
 const SYNCS_IN_FLIGHT = 3;
 
-type Entry = { line: string; resolve: (segment: JournalSegment) => void; reject: (error: unknown) => void };
+/** The requests of one turn of the event loop: one write, one promise they all wait for. */
+type Group = { lines: string[]; done: Promise<void>; resolve(): void; reject(error: unknown): void };
+
+function newGroup(): Group {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const done = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A click whose request is gone (a failed write nobody awaits any more) is no unhandled rejection.
+  done.catch(() => {});
+  return { lines: [], done, resolve, reject };
+}
 
 const syncData = (fd: number) =>
   new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
@@ -47,7 +76,11 @@ const syncData = (fd: number) =>
 /**
  * An append-only journal of clicks in DATA_DIR, written with group commit: the lines of the
  * requests of one turn of the event loop go together in one write. A click's request waits for
- * its own line, and only then answers 302.
+ * its write, and only then answers 302.
+ *
+ * Waiting lines are not kept in memory: the database is fed by reading them back from the files
+ * (the page cache), so a surge of clicks costs the heap nothing while they wait — a backlog of
+ * hundreds of thousands of lines held as strings made every garbage collection slower.
  *
  * A written line survives the process being killed (it is in the kernel's page cache). With
  * `sync` each write is also fdatasync'd, so it survives a power cut: used with PostgreSQL,
@@ -57,19 +90,23 @@ const syncData = (fd: number) =>
 export function openClickJournal(dir: string, options: { sync: boolean; idleSealMs?: number }): ClickJournal {
   const idleSealMs = options.idleSealMs ?? IDLE_SEAL_MS;
   mkdirSync(dir, { recursive: true });
-  let active: JournalSegment | null = null;
-  let queue: Entry[] = [];
-  let flushScheduled = false;
-  // Sync mode: batches written and waiting for the fdatasync in flight to finish.
-  let unsynced: Array<{ entries: Entry[]; segment: JournalSegment }> = [];
+  let active: Segment | null = null;
+  let group: Group | null = null;
+  // Sync mode: writes made and waiting for an fdatasync to start.
+  let unsynced: Array<{ group: Group; extent: Extent }> = [];
   const syncing = new Set<Promise<void>>();
   let sequence = 0;
-  const open = new Set<JournalSegment>();
+  const open = new Set<Segment>();
+  // Durable writes not yet stored, oldest first: a queue with a moving head.
+  let durable: Extent[] = [];
+  let head = 0;
+  let waitingLines = 0;
 
-  function openSegment(): JournalSegment {
+  function openSegment(): Segment {
     const name = `${Date.now()}-${process.pid}-${sequence++}${SUFFIX}`;
     const file = path.join(dir, name);
-    const fd = openSync(file, "a", 0o600);
+    // Read too: waiting lines are read back from here to be stored.
+    const fd = openSync(file, "a+", 0o600);
     // The new name itself must survive a power cut, not only the data written under it.
     const dirFd = openSync(dir, "r");
     try {
@@ -82,14 +119,14 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
     return segment;
   }
 
-  function retireIfDone(segment: JournalSegment) {
+  function retireIfDone(segment: Segment) {
     if (!segment.sealed || segment.pending > 0) return;
     open.delete(segment);
     closeSync(segment.fd);
     unlinkSync(segment.path);
   }
 
-  function seal(segment: JournalSegment) {
+  function seal(segment: Segment) {
     segment.sealed = true;
     if (active === segment) active = null;
     retireIfDone(segment);
@@ -104,11 +141,17 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
     if (idleTimer) return;
     idleTimer = setTimeout(() => {
       idleTimer = null;
-      if (!active || active.pending > 0 || syncing.size || unsynced.length || queue.length) return;
+      if (!active || active.pending > 0 || syncing.size || unsynced.length || group) return;
       if (Date.now() - lastAppendAt < idleSealMs) sealWhenIdle();
       else seal(active);
     }, idleSealMs);
     idleTimer.unref();
+  }
+
+  function makeDurable(done: Group, extent: Extent) {
+    durable.push(extent);
+    waitingLines += extent.count;
+    done.resolve();
   }
 
   /**
@@ -117,27 +160,31 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
    * through libuv's threads would leave the loop idle while every request waits for it.
    */
   function flush() {
-    flushScheduled = false;
-    const batch = queue;
-    queue = [];
-    if (batch.length === 0) return;
-    let segment: JournalSegment;
+    const batch = group;
+    group = null;
+    if (!batch || batch.lines.length === 0) return;
+    let extent: Extent;
     try {
       active ??= openSegment();
-      segment = active;
-      const buffer = Buffer.from(`${batch.map((entry) => entry.line).join("\n")}\n`);
+      const segment = active;
+      const buffer = Buffer.from(`${batch.lines.join("\n")}\n`);
       for (let offset = 0; offset < buffer.length; )
         offset += writeSync(segment.fd, buffer, offset, buffer.length - offset);
+      extent = { segment, offset: segment.size, length: buffer.length, count: batch.lines.length };
       segment.size += buffer.length;
-      segment.pending += batch.length;
+      segment.pending += batch.lines.length;
     } catch (error) {
-      for (const entry of batch) entry.reject(error);
+      batch.reject(error);
       return;
     }
-    if (options.sync) unsynced.push({ entries: batch, segment });
-    else for (const entry of batch) entry.resolve(segment);
-    if (segment.size >= SEGMENT_BYTES) seal(segment);
-    if (options.sync) startSync();
+    if (options.sync) {
+      unsynced.push({ group: batch, extent });
+      startSync();
+    } else {
+      makeDurable(batch, extent);
+    }
+    // Sealed once its lines are queued: the file stays open until they are stored.
+    if (extent.segment.size >= SEGMENT_BYTES) seal(extent.segment);
   }
 
   /**
@@ -146,16 +193,17 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
    */
   function startSync() {
     if (syncing.size >= SYNCS_IN_FLIGHT || unsynced.length === 0) return;
-    const groups = unsynced;
+    const writes = unsynced;
     unsynced = [];
-    const fds = new Set(groups.map((group) => group.segment.fd));
+    const fds = new Set(writes.map((write) => write.extent.segment.fd));
     const sync: Promise<void> = Promise.all([...fds].map(syncData))
       .then(
         () => {
-          for (const group of groups) for (const entry of group.entries) entry.resolve(group.segment);
+          for (const write of writes) makeDurable(write.group, write.extent);
         },
         (error: unknown) => {
-          for (const group of groups) for (const entry of group.entries) entry.reject(error);
+          // Never answered, so never stored either: they stay in the file for the next start.
+          for (const write of writes) write.group.reject(error);
         },
       )
       .finally(() => {
@@ -165,21 +213,74 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
     syncing.add(sync);
   }
 
-  return {
-    append(line) {
-      return new Promise<JournalSegment>((resolve, reject) => {
-        queue.push({ line, resolve, reject });
-        lastAppendAt = Date.now();
-        if (!flushScheduled) {
-          flushScheduled = true;
-          setImmediate(flush);
-        }
-      });
-    },
-    release(segment, count) {
-      segment.pending -= count;
+  /** The lines of consecutive extents of one segment, in one read. */
+  function readLines(extents: Extent[]): string[] {
+    const first = extents[0] as Extent;
+    const last = extents[extents.length - 1] as Extent;
+    const length = last.offset + last.length - first.offset;
+    const buffer = Buffer.allocUnsafe(length);
+    for (let read = 0; read < length; ) {
+      const n = readSync(first.segment.fd, buffer, read, length - read, first.offset + read);
+      if (n === 0) throw new Error(`click journal ${first.segment.path} is shorter than written`);
+      read += n;
+    }
+    // Every write ends with a newline.
+    return buffer.toString("utf8", 0, length - 1).split("\n");
+  }
+
+  function release(extents: Extent[]) {
+    for (const extent of extents) {
+      const segment = extent.segment;
+      segment.pending -= extent.count;
       if (segment !== active) retireIfDone(segment);
       else if (segment.pending === 0) sealWhenIdle();
+    }
+  }
+
+  return {
+    append(line) {
+      lastAppendAt = Date.now();
+      if (!group) {
+        group = newGroup();
+        setImmediate(flush);
+      }
+      group.lines.push(line);
+      return group.done;
+    },
+    waiting: () => waitingLines,
+    next(max) {
+      if (max <= 0 || head === durable.length) return null;
+      const taken: Extent[] = [];
+      let count = 0;
+      for (let i = head; i < durable.length; i++) {
+        const extent = durable[i] as Extent;
+        if (taken.length > 0 && count + extent.count > max) break;
+        taken.push(extent);
+        count += extent.count;
+      }
+      const lines: string[] = [];
+      let run: Extent[] = [];
+      for (const extent of taken) {
+        if (run.length > 0 && (run[0] as Extent).segment !== extent.segment) {
+          lines.push(...readLines(run));
+          run = [];
+        }
+        run.push(extent);
+      }
+      lines.push(...readLines(run));
+      if (lines.length !== count) throw new Error(`click journal: read ${lines.length} lines of ${count}`);
+      return {
+        lines,
+        stored() {
+          head += taken.length;
+          waitingLines -= count;
+          if (head > 10_000 && head * 2 > durable.length) {
+            durable = durable.slice(head);
+            head = 0;
+          }
+          release(taken);
+        },
+      };
     },
     leftovers() {
       return readdirSync(dir)

@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { Db } from "../../db/client";
 import { createLoopLoad } from "../../lib/loop-load";
-import { type ClickJournal, type JournalSegment, openClickJournal } from "./click-journal";
+import { type ClickJournal, openClickJournal } from "./click-journal";
 import { type StoredClick, storeClicks } from "./click-store";
 
 export type ClickRecorder<T = StoredClick> = {
@@ -67,47 +67,27 @@ export function createClickRecorder<T = StoredClick>(
   const highWater = options.highWater ?? 300_000;
   const journal: ClickJournal = openClickJournal(journalDir, { sync: options.syncJournal ?? true });
 
-  // Waiting clicks, oldest first: a queue with a moving head instead of shifting an array.
-  let lines: string[] = [];
-  let segments: JournalSegment[] = [];
-  let head = 0;
   let stored = 0; // clicks stored since start, in journal order
   let storing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
   let ticking = false;
   let closed = false;
 
-  const waiting = () => lines.length - head;
+  const waiting = () => journal.waiting();
 
-  /** Stores up to `max` waiting clicks; calls never overlap. */
+  /** Stores about `max` of the oldest waiting clicks; calls never overlap. */
   function storeNext(max: number): Promise<void> {
     storing = storing.then(async () => {
-      const end = Math.min(head + max, lines.length);
-      if (end === head) return;
+      const batch = journal.next(max);
+      if (!batch) return;
       const started = performance.now();
       try {
-        await store(db, lines.slice(head, end));
+        await store(db, batch.lines);
       } finally {
         storingMs += performance.now() - started;
       }
-      let segment = segments[head];
-      let count = 0;
-      for (let i = head; i < end; i++) {
-        if (segments[i] !== segment) {
-          if (segment) journal.release(segment, count);
-          segment = segments[i];
-          count = 0;
-        }
-        count++;
-      }
-      if (segment) journal.release(segment, count);
-      stored += end - head;
-      head = end;
-      if (head > 50_000 && head * 2 > lines.length) {
-        lines = lines.slice(head);
-        segments = segments.slice(head);
-        head = 0;
-      }
+      batch.stored();
+      stored += batch.lines.length;
     });
     return storing;
   }
@@ -145,22 +125,19 @@ export function createClickRecorder<T = StoredClick>(
   }
 
   async function settleUpTo(target: number) {
-    while (stored < target) await storeNext(Math.min(batchSize, target - stored));
+    while (stored < target && waiting() > 0) await storeNext(Math.min(batchSize, target - stored));
   }
 
   return {
     async record(entry) {
       const line = JSON.stringify(entry);
-      let segment: JournalSegment;
       try {
-        segment = await journal.append(line);
+        await journal.append(line);
       } catch {
         // No journal (disk full, read-only): the click is stored directly before its 302.
         await store(db, [line]);
         return;
       }
-      lines.push(line);
-      segments.push(segment);
       schedule();
     },
     settle() {

@@ -26,6 +26,9 @@ export type FastPathDeps = {
  * it in full (it records nothing the fast path did not). Returns whether it took the request.
  */
 export function createShortLinkFastPath(deps: FastPathDeps) {
+  // Every redirect's headers share one object shape, copied from this template: a literal that
+  // spreads the security headers and adds to them goes through V8's slow path on each request.
+  const template = { ...deps.headers, "cache-control": "no-store", "content-length": "0", location: "" };
   return (request: IncomingMessage, response: ServerResponse, fallback: () => void): boolean => {
     const url = request.url;
     if (!url?.startsWith("/s/") || (request.method !== "GET" && request.method !== "HEAD")) return false;
@@ -42,12 +45,9 @@ export function createShortLinkFastPath(deps: FastPathDeps) {
     deps.tracker.follow(link, hit, code).then(
       (location) => {
         if (!location) return fallback();
-        response.writeHead(302, {
-          ...deps.headers,
-          "cache-control": "no-store",
-          "content-length": "0",
-          location,
-        });
+        const headers = { ...template };
+        headers.location = location;
+        response.writeHead(302, headers);
         response.end();
       },
       (error: unknown) => {

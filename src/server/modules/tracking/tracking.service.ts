@@ -118,7 +118,7 @@ export function createTracker(
     try {
       referrerHost = hit.referer ? new URL(hit.referer).hostname : null;
     } catch {}
-    const verdict = await classify({
+    const judged = classify({
       method: hit.method,
       userAgent: hit.userAgent,
       referrerHost,
@@ -127,6 +127,8 @@ export function createTracker(
       mailKey: link.sourceOrgId,
       now,
     });
+    // Judged in memory without Redis: no promise to wait for.
+    const verdict = judged instanceof Promise ? await judged : judged;
     const clickId = clickIds.issue(link.sourceOrgId, link.targetOrgId, now);
     await recorder.record({
       id: clickId,
