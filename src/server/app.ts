@@ -6,6 +6,7 @@ import { Redis } from "ioredis";
 import type { Config } from "./config";
 import { type ChangeNotifications, createUnlistenedNotifications } from "./db/change-notifications";
 import type { Db } from "./db/client";
+import type { FastPath } from "./fast-path";
 import { createAiClient } from "./lib/ai-client";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./lib/mailer";
 import { createSiteMetadataService, type SiteMetadataService } from "./lib/site-metadata";
@@ -13,6 +14,7 @@ import { loggerOptions } from "./logger";
 import { type OutboxOptions, type OutboxWorker, startOutboxWorker } from "./mail/outbox";
 import { adsRoutes } from "./modules/ads/ads.routes";
 import { type AdsService, createAdsService } from "./modules/ads/ads.service";
+import { createAdsFastPath } from "./modules/ads/ads-fast-path";
 import { createApiKeyAuthenticator } from "./modules/api-keys/api-key-authenticator";
 import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
@@ -31,9 +33,10 @@ import { suggestionsRoutes } from "./modules/suggestions/suggestions.routes";
 import { teamRoutes } from "./modules/team/team.routes";
 import { conversionsRoutes } from "./modules/tracking/conversions.routes";
 import { metricsRoutes } from "./modules/tracking/metrics.routes";
+import { createPixelFastPath } from "./modules/tracking/pixel-fast-path";
 import { redirectRoutes } from "./modules/tracking/redirect.routes";
 import { scriptsRoutes } from "./modules/tracking/scripts.routes";
-import { createShortLinkFastPath, type ShortLinkFastPath } from "./modules/tracking/short-link-fast-path";
+import { createShortLinkFastPath } from "./modules/tracking/short-link-fast-path";
 import { createTracker, type Tracker } from "./modules/tracking/tracking.service";
 import { createVisitorSalts } from "./modules/tracking/visitor-hash";
 import { registerAuth } from "./plugins/auth";
@@ -41,7 +44,8 @@ import { registerErrorHandling } from "./plugins/errors";
 import { registerOpenApi } from "./plugins/openapi";
 import { type AccountRateLimiter, createAccountRateLimiter, DEFAULT_PER_ADDRESS } from "./plugins/rate-limit";
 import {
-  redirectSecurityHeaders,
+  apiSecurityHeaders,
+  minimalSecurityHeaders,
   registerSecurityHeaders,
   securityHeaders,
 } from "./plugins/security-headers";
@@ -90,13 +94,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!config.appSecret) throw new Error("APP_SECRET is required to sign tracked links");
   const appSecret = config.appSecret;
   // Set once the tracker exists: the HTTP server is made with the instance, before it.
-  let shortLinks: ShortLinkFastPath | null = null;
+  let fastPaths: FastPath[] = [];
   const app = Fastify({
-    // Followed short links are answered before Fastify when their link is in memory
-    // (modules/tracking/short-link-fast-path.ts); every other request goes to Fastify as usual.
+    // Followed short links, pixel hits and Ads API calls are answered before Fastify when they can be
+    // (fast-path.ts); every other request goes to Fastify as usual.
     serverFactory: (handler) => {
       const server = createServer((request, response) => {
-        if (!shortLinks?.(request, response, () => handler(request, response))) handler(request, response);
+        const fallback = () => handler(request, response);
+        for (const fastPath of fastPaths) if (fastPath(request, response, fallback)) return;
+        handler(request, response);
       });
       // What Fastify sets on the server it makes itself (its default keep-alive, our request timeout).
       server.keepAliveTimeout = 72_000;
@@ -174,13 +180,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     closing = true;
     done();
   });
-  shortLinks = createShortLinkFastPath({
-    tracker,
-    headers: redirectSecurityHeaders(securityHeaders()),
-    trustProxy: config.trustProxy,
-    closing: () => closing,
-    log: app.log,
-  });
   const apiKeys = createApiKeyAuthenticator({ db: deps.db, notifications, log: app.log });
   app.decorate("apiKeys", apiKeys);
   app.addHook("onClose", () => apiKeys.settled());
@@ -188,6 +187,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     "ads",
     createAdsService({ db: deps.db, notifications, publicUrl: config.publicUrl, secret: appSecret }),
   );
+  const fastPathDeps = {
+    headers: minimalSecurityHeaders(securityHeaders()),
+    trustProxy: config.trustProxy,
+    closing: () => closing,
+    log: app.log,
+  };
+  fastPaths = [
+    createShortLinkFastPath({ ...fastPathDeps, tracker }),
+    createPixelFastPath({ ...fastPathDeps, leads: tracker.leads }),
+    createAdsFastPath({
+      ...fastPathDeps,
+      headers: apiSecurityHeaders(securityHeaders()),
+      apiKeys,
+      ads: app.ads,
+    }),
+  ];
   // CONTRACT §6: the cached eligible ads are dropped, on every instance, whenever collateral or
   // relationships change.
   // Only on the routes that change them: the hot public routes carry no hook for it.

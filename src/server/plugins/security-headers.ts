@@ -54,18 +54,22 @@ export function securityHeaders(): Record<string, string> {
 
 declare module "fastify" {
   interface FastifyContextConfig {
-    /** "redirect": the route answers bodiless redirects (tracked links) — see below. */
-    securityHeaders?: "redirect";
+    /**
+     * "minimal": the route's answers are never rendered as a document (redirects, the pixel);
+     * "api": the public API, answering programs that send a key (see below).
+     */
+    securityHeaders?: "minimal" | "api";
   }
 }
 
 /**
- * A bodiless redirect is never rendered, so the headers that govern a document (CSP, framing,
- * XSS filter, COOP, origin-agent-cluster, download options) act on nothing there. It keeps the
- * ones that act on the hop itself: HSTS, no referrer passed on, no sniffing. The tracked-link
- * redirects answer every click of every e-mail, and those bytes cost both sides on each one.
+ * A bodiless redirect or the tracking pixel's GIF is never rendered as a document, so the headers
+ * that govern a document (CSP, framing, XSS filter, COOP, origin-agent-cluster, download options)
+ * act on nothing there. It keeps the ones that act on the answer itself: HSTS, no referrer passed
+ * on, no sniffing (a GIF is never taken for HTML). These routes answer every click and lead of
+ * every e-mail, and those bytes cost both sides on each one.
  */
-export function redirectSecurityHeaders(all: Record<string, string>): Record<string, string> {
+export function minimalSecurityHeaders(all: Record<string, string>): Record<string, string> {
   const kept: Record<string, string> = {
     "referrer-policy": "no-referrer",
     "x-content-type-options": "nosniff",
@@ -75,12 +79,27 @@ export function redirectSecurityHeaders(all: Record<string, string>): Record<str
   return kept;
 }
 
+/**
+ * The public API answers programs that authenticate with an x-api-key header, which a browser
+ * never sends by navigating: its answers are data, not pages of this site. They get the headers
+ * OWASP's REST guidance names for APIs — the strictest policy (nothing may load, no framing) in
+ * one short CSP instead of the site's, no sniffing, HSTS, no referrer — not the page set of the
+ * SPA, whose bytes every call of a partner's mailing would carry.
+ */
+export function apiSecurityHeaders(all: Record<string, string>): Record<string, string> {
+  return {
+    "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+    ...minimalSecurityHeaders(all),
+  };
+}
+
 /** On every answer, refusals and errors included: the hook runs before the access check. */
 export function registerSecurityHeaders(app: FastifyInstance) {
   const headers = securityHeaders();
-  const redirect = redirectSecurityHeaders(headers);
+  const sets = { minimal: minimalSecurityHeaders(headers), api: apiSecurityHeaders(headers) };
   app.addHook("onRequest", (request, reply, done) => {
-    reply.headers(request.routeOptions.config.securityHeaders === "redirect" ? redirect : headers);
+    const set = request.routeOptions.config.securityHeaders;
+    reply.headers(set ? sets[set] : headers);
     done();
   });
 }

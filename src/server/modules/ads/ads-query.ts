@@ -3,7 +3,7 @@ import type { FastifySchemaCompiler } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
 import type { z } from "zod";
 
-type AdsQuery = z.infer<typeof adsQuerySchema>;
+export type AdsQuery = z.infer<typeof adsQuerySchema>;
 
 // Each parameter's well-formed raw values, absent first. Anything else goes to zod.
 const RAW_VALUES = {
@@ -41,19 +41,25 @@ function parseEveryWellFormedQuery(): AdsQuery[] {
   return table;
 }
 
+const PARSED = parseEveryWellFormedQuery();
+
+/** A well-formed query as adsQuerySchema parses it; undefined for anything else (zod's to judge). */
+export function wellFormedAdsQuery(query: Record<string, unknown>): AdsQuery | undefined {
+  return PARSED[indexOf(query)];
+}
+
 /**
  * The public API's callers send the same few queries millions of times: those are looked up,
  * already parsed by the same schema; anything else (and every error) goes through zod as usual.
  * The schema stays on the route for the OpenAPI document.
  */
 export function createAdsQueryValidator(): FastifySchemaCompiler<unknown> {
-  const parsed = parseEveryWellFormedQuery();
   return (route) => {
     const validate = validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
     if (route.httpPart !== "querystring") return validate;
     return (data: unknown) => {
       const known =
-        data && typeof data === "object" ? parsed[indexOf(data as Record<string, unknown>)] : undefined;
+        data && typeof data === "object" ? wellFormedAdsQuery(data as Record<string, unknown>) : undefined;
       return known ? { value: known } : validate(data);
     };
   };

@@ -1,12 +1,11 @@
 import { adsQuerySchema, adsResponseSchema } from "@shared/ads";
 import { errorBodySchema } from "@shared/http";
-import { renderAds } from "@shared/snippets";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { notFound } from "../../errors";
 import { requireApiKey } from "../../plugins/auth";
 import { API_TAGS } from "../../plugins/openapi";
-import { adsJsonBody } from "./ads.service";
+import { ADS_CACHE_CONTROL, adsAnswer } from "./ads-answer";
 import { createAdsQueryValidator } from "./ads-query";
 
 export async function adsRoutes(app: FastifyInstance) {
@@ -14,7 +13,7 @@ export async function adsRoutes(app: FastifyInstance) {
   r.get(
     "/api/ads",
     {
-      config: { access: "apiKey" },
+      config: { access: "apiKey", securityHeaders: "api" },
       validatorCompiler: createAdsQueryValidator(),
       schema: {
         tags: [API_TAGS.ads],
@@ -43,21 +42,8 @@ export async function adsRoutes(app: FastifyInstance) {
       });
       if (ads.length === 0)
         throw notFound("No ads found: you have no active complementary relationships with active collateral");
-      // Ads are picked at random per request: never cached by browsers or proxies.
-      reply.header("Cache-Control", "no-store");
-      // The 200 schema documents the JSON format; the body is text made from ads checked against
-      // that schema when they were cached, so it is sent as is (no per-request serialization).
-      const [type, body] =
-        format === "json"
-          ? ["application/json; charset=utf-8", adsJsonBody(ads)]
-          : [
-              format === "html" ? "text/html; charset=utf-8" : "text/plain; charset=utf-8",
-              renderAds(
-                ads.map((served) => served.ad),
-                format,
-                template,
-              ),
-            ];
+      reply.header("Cache-Control", ADS_CACHE_CONTROL);
+      const { type, body } = adsAnswer(ads, { format, template });
       return (reply as FastifyReply).type(type).serializer(String).send(body);
     },
   );

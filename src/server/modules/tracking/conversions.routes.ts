@@ -6,25 +6,20 @@ import { z } from "zod";
 import { badRequest } from "../../errors";
 import { requireApiKey } from "../../plugins/auth";
 import { API_TAGS } from "../../plugins/openapi";
-import { createConversionRecorder } from "./conversions.service";
+import { PIXEL_GIF, PIXEL_HEADERS } from "./pixel-fast-path";
 
-const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
 const resultSchema = z.object({ id: z.string(), duplicate: z.boolean() });
 const TYPE_MESSAGE = `type is required: one of ${CONVERSION_TYPES.join(", ")}`;
 
 export async function conversionsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const recorder = createConversionRecorder({
-    db: app.db,
-    clickIds: app.tracker.clickIds,
-    journal: app.tracker.conversions,
-  });
+  const recorder = app.tracker.leads;
 
   // Server to server: the key of the organization that received the click (CONTRACT §5).
   r.post(
     "/api/marketing/conversion",
     {
-      config: { access: "apiKey" },
+      config: { access: "apiKey", securityHeaders: "api" },
       schema: {
         tags: [API_TAGS.conversions],
         summary: "Record a conversion (server to server)",
@@ -55,7 +50,8 @@ export async function conversionsRoutes(app: FastifyInstance) {
   r.get(
     "/api/marketing/conversion/:clickId",
     {
-      config: { access: "public" },
+      // An image, never a document: the headers that act on a document act on nothing here.
+      config: { access: "public", securityHeaders: "minimal" },
       // Every pixel hit is stored or answered from memory; request log lines would double the work.
       logLevel: "warn",
       schema: {
@@ -83,9 +79,8 @@ export async function conversionsRoutes(app: FastifyInstance) {
         type,
         value: request.query.value,
       });
-      reply.header("Cache-Control", "no-store");
-      reply.header("Cross-Origin-Resource-Policy", "cross-origin");
-      return reply.type("image/gif").send(GIF);
+      // As the fast path answers it (pixel-fast-path.ts).
+      return reply.headers(PIXEL_HEADERS).send(PIXEL_GIF);
     },
   );
 }

@@ -107,3 +107,5 @@ export function createConversionRecorder(deps: {
     },
   };
 }
+
+export type ConversionRecorder = ReturnType<typeof createConversionRecorder>;

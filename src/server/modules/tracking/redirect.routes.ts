@@ -38,7 +38,7 @@ export async function redirectRoutes(app: FastifyInstance) {
   r.get(
     "/api/marketing/redirect",
     {
-      config: { access: "public", securityHeaders: "redirect" },
+      config: { access: "public", securityHeaders: "minimal" },
       // Every hit is stored as a click event: two request log lines each would double the work.
       logLevel: "warn",
       schema: {
@@ -61,7 +61,7 @@ export async function redirectRoutes(app: FastifyInstance) {
   r.get(
     "/s/:code",
     {
-      config: { access: "public", securityHeaders: "redirect" },
+      config: { access: "public", securityHeaders: "minimal" },
       // Every hit is stored as a click event: two request log lines each would double the work.
       logLevel: "warn",
       schema: {

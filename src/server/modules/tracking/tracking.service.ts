@@ -8,6 +8,7 @@ import { createClickClassifier } from "./click-classifier";
 import { createClickIds } from "./click-id";
 import { createClickRecorder, SETTLE_WAIT_MAX } from "./click-recorder";
 import { type StoredConversion, storeConversions } from "./conversion-store";
+import { createConversionRecorder } from "./conversions.service";
 import { landingUrl, type TrackedLink } from "./link-signature";
 import { createShortLinkResolver } from "./short-links.service";
 import { createVisitorHasher, type VisitorSalts } from "./visitor-hash";
@@ -56,6 +57,8 @@ export function createTracker(
     store: storeConversions,
   });
   const clickIds = createClickIds(secret);
+  // One recorder of leads for the route and the pixel's fast path: what one remembers, both know.
+  const leads = createConversionRecorder({ db, clickIds, journal: conversions });
   const classify = createClickClassifier({ redis: options.redis });
   const hashVisitor = createVisitorHasher(options.visitorSalts);
   const shortCodes = createShortLinkResolver(db);
@@ -172,6 +175,7 @@ export function createTracker(
     settle,
     clickIds,
     conversions,
+    leads,
     recover: async () => (await recorder.recover()) + (await conversions.recover()),
     async close() {
       await recorder.close();
