@@ -204,10 +204,10 @@ export async function compare(
   const perRequest = (from: number | null, to: number | null, result: LoadResult) =>
     from === null || to === null ? null : ((to - from) * 1000) / Math.max(1, result.requests.total);
   for (let i = 0; i < ROUNDS; i++) {
-    // The same request headers for both: the baseline parses them too.
     await waitForQuiet();
     const baseStart = cpuOf(options.pids?.base);
-    const base = await load(baseUrl, connections, { headers: options.headers });
+    // The same requests for both, made the same way: the headers, and the paths when they vary.
+    const base = await load(baseUrl, connections, { headers: options.headers, nextPath: options.nextPath });
     const baseCpu = perRequest(baseStart, cpuOf(options.pids?.base), base);
     await waitForQuiet();
     const start = cpuOf(options.pids?.target);

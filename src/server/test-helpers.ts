@@ -157,3 +157,20 @@ export async function addMember(t: TestApp, organizationId: string, role: "membe
   await t.database.db.insert(memberships).values({ organizationId, userId: user.id, role, status: "active" });
   return { token, email, userId: user.id, headers: authHeader(token) };
 }
+
+/** A new API key of the organization (shown once): the key and its id. */
+export async function createApiKey(
+  t: TestApp,
+  org: { headers: Record<string, string> },
+  name = "test",
+): Promise<{ key: string; id: string }> {
+  const response = await t.app.inject({
+    method: "POST",
+    url: "/api/api-keys",
+    headers: org.headers,
+    payload: { name },
+  });
+  if (response.statusCode !== 201)
+    throw new Error(`API key not created: ${response.statusCode} ${response.body}`);
+  return response.json();
+}

@@ -1,4 +1,4 @@
-import { parse } from "node:querystring";
+import { parse } from "fast-querystring";
 import { answerFailure, type FastPath, type FastPathDeps, headerTemplate } from "../../fast-path";
 import type { ApiKeyAuthenticator } from "../api-keys/api-key-authenticator";
 import type { AdsService } from "./ads.service";
@@ -9,7 +9,7 @@ const ADS_PATH = "/api/ads";
 
 /**
  * Partners' mailings call the Ads API for every e-mail they send. A GET of `/api/ads` with a
- * well-formed query (ads-query.ts) and a live key already in memory is answered here
+ * well-formed query (ads-query.ts; parsed by fast-querystring, as Fastify does) and a live key already in memory is answered here
  * (fast-path.ts), from the same cached eligible ads and with the route's headers. A key seen for
  * the first time, a query the schema must judge, or no ads to serve (404) goes to the route.
  */

@@ -22,7 +22,7 @@ export type ConversionInput = {
 };
 
 /** The conversion's row, written by a server call at once or journaled for a pixel. */
-function conversionRow(click: ClickIdClaims, input: ConversionInput & { now: Date }): StoredConversion {
+function conversionRow(click: ClickIdClaims, input: ConversionInput, now: Date): StoredConversion {
   return {
     id: randomUUID(),
     click_id: input.clickId,
@@ -31,7 +31,7 @@ function conversionRow(click: ClickIdClaims, input: ConversionInput & { now: Dat
     metadata: input.metadata ?? null,
     source_org_id: click.sourceOrgId,
     target_org_id: input.organizationId,
-    created_at: input.now.toISOString(),
+    created_at: now.toISOString(),
   };
 }
 
@@ -45,7 +45,7 @@ export async function recordConversion(
   click: ClickIdClaims,
   input: ConversionInput & { now: Date },
 ): Promise<ConversionResult> {
-  const row = conversionRow(click, input);
+  const row = conversionRow(click, input, input.now);
   return db.transaction(async (tx) => {
     if (await storeConversions(tx, [JSON.stringify(row)])) return { id: row.id, duplicate: false };
     const [existing] = await tx
@@ -102,7 +102,7 @@ export function createConversionRecorder(deps: {
       if (known.has(key) || pixelSeen.has(key)) return;
       const now = input.now ?? new Date();
       const claims = prove(input, now);
-      await deps.journal.record(conversionRow(claims, { ...input, now }));
+      await deps.journal.record(conversionRow(claims, input, now));
       pixelSeen.set(key, true);
     },
   };

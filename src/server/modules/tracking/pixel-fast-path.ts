@@ -1,5 +1,5 @@
-import { parse } from "node:querystring";
 import { CONVERSION_TYPES, type ConversionType } from "@shared/tracking";
+import { parse } from "fast-querystring";
 import { AppError } from "../../errors";
 import { answerFailure, type FastPath, type FastPathDeps, headerTemplate } from "../../fast-path";
 import type { ConversionInput, ConversionRecorder } from "./conversions.service";
@@ -18,7 +18,8 @@ const PIXEL_PATH = /^\/api\/marketing\/conversion\/([A-Za-z0-9_-]{1,64})\?(.*)$/
 const MAX_VALUE = 1e12;
 
 /**
- * The pixel's query as the route's schema reads it, when it is valid: each of type, org and
+ * The pixel's query as the route reads it (Fastify parses queries with fast-querystring too), when
+ * it is valid: each of type, org and
  * value at most once, type one of the conversion types, org up to 100 characters, value a number
  * from 0 to 1e12 (coerced as the schema does). Null for anything the route would refuse.
  */
@@ -26,7 +27,7 @@ export function validPixelQuery(
   clickId: string,
   query: string,
 ): (Omit<ConversionInput, "type"> & { type: ConversionType }) | null {
-  const { type, org, value } = parse(query);
+  const { type, org, value } = parse(query) as Record<string, string | string[] | undefined>;
   const conversionType = CONVERSION_TYPES.find((t) => t === type);
   if (!conversionType) return null;
   if (Array.isArray(org) || (org !== undefined && org.length > 100)) return null;
