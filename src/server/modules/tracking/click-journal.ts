@@ -70,6 +70,36 @@ function newGroup(): Group {
   return { lines: [], done, resolve, reject };
 }
 
+/**
+ * Extents grouped into runs that one read covers: the same segment, each starting where the last
+ * ended. Writes become durable in the order their fdatasyncs finish, which is not always the order
+ * they were written in, so the queue is not assumed to be in file order.
+ */
+export function adjacentRuns<T extends { segment: object; offset: number; length: number }>(
+  extents: readonly T[],
+): T[][] {
+  const order = new Map<object, number>();
+  for (const extent of extents) if (!order.has(extent.segment)) order.set(extent.segment, order.size);
+  const sorted = [...extents].sort(
+    (a, b) => (order.get(a.segment) as number) - (order.get(b.segment) as number) || a.offset - b.offset,
+  );
+  const runs: T[][] = [];
+  let run: T[] = [];
+  for (const extent of sorted) {
+    const previous = run[run.length - 1];
+    if (
+      previous &&
+      (previous.segment !== extent.segment || previous.offset + previous.length !== extent.offset)
+    ) {
+      runs.push(run);
+      run = [];
+    }
+    run.push(extent);
+  }
+  if (run.length) runs.push(run);
+  return runs;
+}
+
 const syncData = (fd: number) =>
   new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
 
@@ -213,10 +243,10 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
     syncing.add(sync);
   }
 
-  /** The lines of consecutive extents of one segment, in one read. */
-  function readLines(extents: Extent[]): string[] {
-    const first = extents[0] as Extent;
-    const last = extents[extents.length - 1] as Extent;
+  /** The lines of a run of adjacent extents of one segment, in one read. */
+  function readLines(run: Extent[]): string[] {
+    const first = run[0] as Extent;
+    const last = run[run.length - 1] as Extent;
     const length = last.offset + last.length - first.offset;
     const buffer = Buffer.allocUnsafe(length);
     for (let read = 0; read < length; ) {
@@ -259,15 +289,7 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
         count += extent.count;
       }
       const lines: string[] = [];
-      let run: Extent[] = [];
-      for (const extent of taken) {
-        if (run.length > 0 && (run[0] as Extent).segment !== extent.segment) {
-          lines.push(...readLines(run));
-          run = [];
-        }
-        run.push(extent);
-      }
-      lines.push(...readLines(run));
+      for (const run of adjacentRuns(taken)) lines.push(...readLines(run));
       if (lines.length !== count) throw new Error(`click journal: read ${lines.length} lines of ${count}`);
       return {
         lines,
