@@ -87,6 +87,7 @@ export type AppDeps = {
 };
 
 const REQUEST_TIMEOUT_MS = 30_000;
+const STARTUP_TIMEOUT_MS = 10 * 60_000;
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -117,6 +118,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: "idle",
     requestTimeout: REQUEST_TIMEOUT_MS,
+    // Start-up stores the clicks and leads a crash left in the journals before serving (onReady):
+    // after a surge that can be hundreds of thousands, more than Fastify's default 10 s allows.
+    pluginTimeout: STARTUP_TIMEOUT_MS,
   });
   let inFlight = 0;
   app.decorate("inFlight", () => inFlight);
