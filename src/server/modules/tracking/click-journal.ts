@@ -38,7 +38,7 @@ export type ClickJournal = {
   /** Durable lines not yet handed over as stored. */
   waiting(): number;
   /**
-   * Up to about `max` of the oldest waiting lines (whole writes, at least one), or none when
+   * Up to about `max` of the lines waiting longest (whole writes, at least one), or none when
    * `max` is 0. Calls must not overlap: the next batch starts where the last one stored ends.
    */
   next(max: number): JournalBatch | null;
@@ -127,7 +127,7 @@ export function openClickJournal(dir: string, options: { sync: boolean; idleSeal
   const syncing = new Set<Promise<void>>();
   let sequence = 0;
   const open = new Set<Segment>();
-  // Durable writes not yet stored, oldest first: a queue with a moving head.
+  // Durable writes not yet stored, in the order they became durable: a queue with a moving head.
   let durable: Extent[] = [];
   let head = 0;
   let waitingLines = 0;
