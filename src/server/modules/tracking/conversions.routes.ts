@@ -6,7 +6,7 @@ import { z } from "zod";
 import { badRequest } from "../../errors";
 import { requireApiKey } from "../../plugins/auth";
 import { API_TAGS } from "../../plugins/openapi";
-import { PIXEL_GIF, PIXEL_HEADERS } from "./pixel-fast-path";
+import { PIXEL_GIF, PIXEL_HEADERS, PIXEL_MAX_VALUE } from "./pixel-fast-path";
 
 const resultSchema = z.object({ id: z.string(), duplicate: z.boolean() });
 const TYPE_MESSAGE = `type is required: one of ${CONVERSION_TYPES.join(", ")}`;
@@ -66,7 +66,12 @@ export async function conversionsRoutes(app: FastifyInstance) {
         querystring: z.object({
           type: z.string().max(32).optional(),
           org: z.string().max(100).optional(),
-          value: z.coerce.number({ error: "value must be a number" }).finite().min(0).max(1e12).optional(),
+          value: z.coerce
+            .number({ error: "value must be a number" })
+            .finite()
+            .min(0)
+            .max(PIXEL_MAX_VALUE)
+            .optional(),
         }),
       },
     },

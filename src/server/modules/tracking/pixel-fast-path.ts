@@ -15,13 +15,14 @@ export const PIXEL_HEADERS = {
 
 /** Click ids as click-id.ts makes them (base64url); anything else is the route's to refuse. */
 const PIXEL_PATH = /^\/api\/marketing\/conversion\/([A-Za-z0-9_-]{1,64})\?(.*)$/;
-const MAX_VALUE = 1e12;
+/** The largest `value` a pixel may carry (the route's schema says the same). */
+export const PIXEL_MAX_VALUE = 1e12;
 
 /**
- * The pixel's query as the route reads it (Fastify parses queries with fast-querystring too), when
- * it is valid: each of type, org and
- * value at most once, type one of the conversion types, org up to 100 characters, value a number
- * from 0 to 1e12 (coerced as the schema does). Null for anything the route would refuse.
+ * The pixel's query as the route reads it (Fastify parses queries with fast-querystring too),
+ * when it is valid: each of type, org and value at most once, type one of the conversion types,
+ * org up to 100 characters, value a number from 0 to PIXEL_MAX_VALUE (coerced as the schema
+ * does). Null for anything the route would refuse.
  */
 export function validPixelQuery(
   clickId: string,
@@ -35,7 +36,7 @@ export function validPixelQuery(
   if (value !== undefined) {
     if (Array.isArray(value)) return null;
     amount = Number(value);
-    if (!Number.isFinite(amount) || amount < 0 || amount > MAX_VALUE) return null;
+    if (!Number.isFinite(amount) || amount < 0 || amount > PIXEL_MAX_VALUE) return null;
   }
   return { organizationId: org ?? "", clickId, type: conversionType, value: amount };
 }
