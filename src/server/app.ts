@@ -172,8 +172,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const tracker = createTracker(deps.db, appSecret, {
     journalDir: path.join(config.dataDir, "click-journal"),
     conversionJournalDir: path.join(config.dataDir, "conversion-journal"),
-    // As durable as the database: PostgreSQL syncs its commits, PGlite does not.
+    // Synced to disk like the database: PostgreSQL syncs its files, PGlite does not.
     syncJournal: Boolean(config.databaseUrl),
+    onJournalSyncError: (error) =>
+      app.log.error(
+        { err: error },
+        "journal fdatasync failed: retried in a second; the clicks are stored all the same",
+      ),
     redis,
     notifications,
     visitorSalts,

@@ -14,8 +14,8 @@ const serverUrl = process.env.TEST_DATABASE_URL;
 /**
  * The redirect answers 302 only once its click is in the journal; a restart stores what the
  * journal holds. Kill the process with SIGKILL in the middle of a stream of clicks: every click
- * that got its 302 must be stored, once. On PostgreSQL the server runs with DATABASE_URL, so each
- * journal write is fdatasync'd before its 302: that path is killed too.
+ * that got its 302 must be stored, once. On PostgreSQL the server runs with DATABASE_URL, so the
+ * journal is also fdatasync'd in the background: that path is killed too.
  */
 describe(`click durability on ${serverUrl ? "PostgreSQL" : "PGlite"}`, () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "buddy-crash-"));
@@ -109,7 +109,7 @@ describe(`click durability on ${serverUrl ? "PostgreSQL" : "PGlite"}`, () => {
     // On PostgreSQL a quiet server stores its clicks as fast as they come, so the kill could find
     // the journal already drained. Another session holds click_events against writes during the
     // stream (as a database falling behind would): every answered click is then only journaled
-    // (and fdatasync'd) when the process dies.
+    // when the process dies.
     const blocker = scratch ? new pg.Client({ connectionString: scratch.url }) : undefined;
     if (blocker) {
       await blocker.connect();

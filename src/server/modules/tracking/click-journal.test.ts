@@ -57,7 +57,7 @@ describe("click journal", () => {
     await journal.close();
   });
 
-  it("reads writes that became durable out of order (fdatasyncs finish in any order) as runs of the file", () => {
+  it("reads extents as runs of adjacent bytes of one file, whatever order they are given in", () => {
     const one = {};
     const two = {};
     const extent = (segment: object, offset: number, length: number) => ({ segment, offset, length });
@@ -71,14 +71,14 @@ describe("click journal", () => {
     expect(adjacentRuns([c, a, d, b, e])).toEqual([[a, b, c], [e], [d]]);
   });
 
-  it("hands every synced line back exactly once, however many writes and syncs were in flight", async () => {
+  it("hands every written line back exactly once while fdatasyncs run in the background", async () => {
     const dir = freshDir();
     const journal = openClickJournal(dir, { sync: true });
     const written: string[] = [];
     for (let turn = 0; turn < 20; turn++) {
       const lines = Array.from({ length: 1 + (turn % 7) }, (_, i) => JSON.stringify({ id: `t${turn}-${i}` }));
       written.push(...lines);
-      // Not awaited one by one: several writes, and their syncs, are in flight together.
+      // Not awaited one by one: writes go on while a sync runs.
       void Promise.all(lines.map((line) => journal.append(line)));
       await new Promise((resolve) => setImmediate(resolve));
     }

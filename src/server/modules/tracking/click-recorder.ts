@@ -5,7 +5,7 @@ import { type ClickJournal, openClickJournal } from "./click-journal";
 import { type StoredClick, storeClicks } from "./click-store";
 
 export type ClickRecorder<T = StoredClick> = {
-  /** Resolves once the click is on disk in the journal: it then survives a crash. */
+  /** Resolves once the click is written to the journal: it then survives the process's crash. */
   record(entry: T): Promise<void>;
   /** Waits until the clicks recorded before the call are in the database (reads see them). */
   settle(): Promise<void>;
@@ -26,8 +26,9 @@ export type RecorderOptions = {
    * not count twice); answers how many were new. Clicks by default; conversions reuse the mechanism.
    */
   store?: (db: Db, lines: readonly string[]) => Promise<number>;
-  /** fdatasync each journal write (see click-journal.ts). */
+  /** fdatasync the journal's writes in the background (see click-journal.ts). */
   syncJournal?: boolean;
+  onJournalSyncError?: (error: unknown) => void;
   /** Clicks per database statement while catching up. */
   batch?: number;
   /**
@@ -65,7 +66,10 @@ export function createClickRecorder<T = StoredClick>(
   const busyIntervalMs = options.busyIntervalMs ?? 250;
   const busyRestFactor = options.busyRestFactor ?? 19;
   const highWater = options.highWater ?? 300_000;
-  const journal: ClickJournal = openClickJournal(journalDir, { sync: options.syncJournal ?? true });
+  const journal: ClickJournal = openClickJournal(journalDir, {
+    sync: options.syncJournal ?? true,
+    onSyncError: options.onJournalSyncError,
+  });
 
   let stored = 0; // clicks stored since start, in journal order
   let storing: Promise<void> = Promise.resolve();

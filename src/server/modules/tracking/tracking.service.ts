@@ -43,6 +43,7 @@ export function createTracker(
     journalDir: string;
     conversionJournalDir: string;
     syncJournal: boolean;
+    onJournalSyncError?: (error: unknown) => void;
     redis?: Redis;
     notifications?: ChangeNotifications;
     visitorSalts: VisitorSalts;
@@ -50,10 +51,12 @@ export function createTracker(
 ) {
   const recorder = createClickRecorder(db, options.journalDir, {
     syncJournal: options.syncJournal,
+    onJournalSyncError: options.onJournalSyncError,
   });
   // The pixel's leads go the same way as clicks: journaled before the answer, stored in batches.
   const conversions = createClickRecorder<StoredConversion>(db, options.conversionJournalDir, {
     syncJournal: options.syncJournal,
+    onJournalSyncError: options.onJournalSyncError,
     store: storeConversions,
   });
   const clickIds = createClickIds(secret);
