@@ -19,8 +19,11 @@ export type Row = {
 };
 
 export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
-/** Baseline and target alternate this many times; the figures are the rounds' medians. */
-export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/**
+ * Baseline and target alternate this many times; the figures are the rounds' medians. Five: on a
+ * shared two-core machine the same code's ratio moves by twenty points from one round to the next.
+ */
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 export const rows: Row[] = [];
 
 /** The fields of autocannon's client that bound how many requests it sends (not in its types). */

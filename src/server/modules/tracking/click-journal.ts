@@ -117,14 +117,15 @@ const syncData = (fd: number) =>
  * hundreds of thousands of lines held as strings made every garbage collection slower.
  *
  * A written line survives the process being killed: it is in the kernel's page cache, which the
- * kernel writes to disk whatever becomes of the process. That is the crash a 302 waits for. A
- * power cut is covered differently: with `sync` (PostgreSQL), written lines are fdatasync'd in
+ * kernel writes to disk whatever becomes of the process. That is the crash a 302 waits for.
+ *
+ * A power cut is covered differently. With `sync` (PostgreSQL), written lines are fdatasync'd in
  * the background, one sync at a time, SYNC_DELAY_MS after a write, each covering every write
  * since the last. A power cut loses only the clicks written since the last sync ended, as
- * PostgreSQL's own `synchronous_commit = off` accepts for its commits. Waiting for an fdatasync before each 302
- * doubled the CPU a click costs on a virtual disk, for no crash the process can see. PGlite
- * never syncs its own files, so on PGlite the journal is exactly as durable as the database it
- * feeds, and syncing it would buy nothing.
+ * PostgreSQL's own `synchronous_commit = off` accepts for its commits. Waiting for an fdatasync
+ * before each 302 doubled the CPU a click costs on a virtual disk. PGlite never syncs its own
+ * files, so on PGlite the journal is exactly as durable as the database it feeds, and syncing it
+ * would buy nothing.
  */
 export function openClickJournal(
   dir: string,
