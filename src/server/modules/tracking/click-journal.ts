@@ -56,7 +56,7 @@ const SEGMENT_BYTES = 8 * 1024 * 1024;
 const IDLE_SEAL_MS = 2_000;
 const SUFFIX = ".clicks.jsonl";
 /** In sync mode, how long after a write (or after the sync in flight ends) the next sync starts… */
-export const SYNC_DELAY_MS = 10;
+const SYNC_DELAY_MS = 10;
 /** …unless the last one failed: the disk is not asked again at once. */
 const SYNC_RETRY_MS = 1_000;
 
