@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { CLICK_ID_TTL_MS } from "@shared/tracking";
 import { describe, expect, it } from "vitest";
 import { CLICK_ID_LENGTH, createClickIds } from "./click-id";
@@ -39,5 +39,15 @@ describe("click ids", () => {
     expect(ids.read(id, target, now + CLICK_ID_TTL_MS)).not.toBeNull();
     expect(ids.read(id, target, now + CLICK_ID_TTL_MS + 1)).toBeNull();
     expect(ids.read(id, target, now - 60 * 60_000)).toBeNull();
+  });
+
+  it("carry an HMAC-SHA256 of their body and the receiver, as ids already in e-mails were made", () => {
+    const id = Buffer.from(ids.issue(source, target, now), "base64url");
+    const expected = createHmac("sha256", "s".repeat(40))
+      .update(id.subarray(0, 32))
+      .update(target)
+      .digest()
+      .subarray(0, 12);
+    expect(id.subarray(32).equals(expected)).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { CLICK_ID_TTL_MS } from "@shared/tracking";
 import { LRUCache } from "lru-cache";
+import { createHmacSha256 } from "../../lib/hmac-sha256";
 
 const TIME_BYTES = 6;
 const RANDOM_BYTES = 10;
@@ -28,8 +29,8 @@ export type ClickIdClaims = { sourceOrgId: string; occurredAt: number };
  * and one over 30 days old are all refused by arithmetic alone.
  */
 export function createClickIds(secret: string) {
-  const mac = (body: Buffer, targetOrgId: string) =>
-    createHmac("sha256", secret).update(body).update(targetOrgId).digest().subarray(0, MAC_BYTES);
+  const hmac = createHmacSha256(secret);
+  const mac = (body: Buffer, targetOrgId: string) => hmac(body, targetOrgId).subarray(0, MAC_BYTES);
   // Redirects issue ids for the same few organizations over and over: their bytes are kept.
   const orgBytes = new LRUCache<string, Buffer>({ max: 10_000 });
   function bytesOf(organizationId: string): Buffer {

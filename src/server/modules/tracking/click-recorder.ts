@@ -20,12 +20,14 @@ export type ClickRecorder<T = StoredClick> = {
 /** Beyond this many waiting, a reader answers from what is stored rather than wait behind a surge. */
 export const SETTLE_WAIT_MAX = 5_000;
 
-export type RecorderOptions = {
+export type RecorderOptions<T> = {
   /**
    * Writes journal lines to the database in one statement, idempotently (a replayed journal must
    * not count twice); answers how many were new. Clicks by default; conversions reuse the mechanism.
    */
   store?: (db: Db, lines: readonly string[]) => Promise<number>;
+  /** An entry's journal line, as `store` reads it. Default: JSON.stringify. */
+  line?: (entry: T) => string;
   /** fdatasync the journal's writes in the background (see click-journal.ts). */
   syncJournal?: boolean;
   onJournalSyncError?: (error: unknown) => void;
@@ -56,9 +58,10 @@ export type RecorderOptions = {
 export function createClickRecorder<T = StoredClick>(
   db: Db,
   journalDir: string,
-  options: RecorderOptions = {},
+  options: RecorderOptions<T> = {},
 ): ClickRecorder<T> {
   const store = options.store ?? storeClicks;
+  const lineOf = options.line ?? JSON.stringify;
   const batchSize = options.batch ?? 500;
   const busy = options.busy ?? createLoopLoad();
   let storingMs = 0;
@@ -134,7 +137,7 @@ export function createClickRecorder<T = StoredClick>(
 
   return {
     async record(entry) {
-      const line = JSON.stringify(entry);
+      const line = lineOf(entry);
       try {
         await journal.append(line);
       } catch {

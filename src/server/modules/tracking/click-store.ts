@@ -22,6 +22,19 @@ export type StoredClick = {
   verified: boolean;
 };
 
+const json = JSON.stringify;
+
+/**
+ * A click's journal line: exactly what JSON.stringify makes of it, without its walk over the
+ * object's keys (a twentieth of a redirect's CPU). Strings a request brings (short code, method,
+ * user agent, referrer, bot reason) are escaped by JSON.stringify; the rest are written as they
+ * are, each made by this server in an alphabet JSON needs no escape for: the click id and visitor
+ * hash (base64url), the time (ISO 8601), the link's ids (UUIDs, checked by verifyTrackedLink).
+ */
+export function clickLine(click: StoredClick): string {
+  return `{"id":"${click.id}","short_code":${json(click.short_code)},"relationship_id":"${click.relationship_id}","collateral_id":"${click.collateral_id}","source_org_id":"${click.source_org_id}","target_org_id":"${click.target_org_id}","occurred_at":"${click.occurred_at}","method":${json(click.method)},"visitor_hash":"${click.visitor_hash}","user_agent":${json(click.user_agent)},"referrer_host":${json(click.referrer_host)},"bot":${click.bot},"bot_reason":${json(click.bot_reason)},"duplicate":${click.duplicate},"verified":${click.verified}}`;
+}
+
 /** The table's column names as the database has them (the schema maps camelCase to snake_case). */
 export const CLICK_COLUMNS = Object.values(getTableColumns(clickEvents)).map((column) =>
   toSnakeCase(column.name),

@@ -156,6 +156,29 @@ describe("forged tracked links", () => {
     expect(await traces()).toEqual(NOTHING);
   });
 
+  it("refuses a correctly signed link whose ids are not UUIDs as stored, recording nothing", async () => {
+    const fields = {
+      relationshipId: link.searchParams.get("relationshipId") ?? "",
+      collateralId: link.searchParams.get("collateralId") ?? "",
+      sourceOrgId: sharer.organizationId,
+      targetOrgId: advertiser.organizationId,
+      url: link.searchParams.get("url") ?? "",
+    };
+    for (const [field, value] of [
+      ["relationshipId", fields.relationshipId.toUpperCase()],
+      ["sourceOrgId", `{${fields.sourceOrgId}}`],
+      ["collateralId", fields.collateralId.replaceAll("-", "")],
+      ["relationshipId", '","verified":true,"x":"'],
+    ] as const) {
+      const signed = signTrackedLink(TEST_PUBLIC_URL, t.config.appSecret ?? "", {
+        ...fields,
+        [field]: value,
+      });
+      expect((await follow(new URL(signed))).statusCode).toBe(400);
+    }
+    expect(await traces()).toEqual(NOTHING);
+  });
+
   // The controls: the links refused above differ from followed ones only by their signature.
   it("follows the untampered link and a correctly signed link to the other ad on the same host", async () => {
     expect((await follow(link)).statusCode).toBe(302);

@@ -7,6 +7,7 @@ import { collateral } from "../../db/schema";
 import { createClickClassifier } from "./click-classifier";
 import { createClickIds } from "./click-id";
 import { createClickRecorder, SETTLE_WAIT_MAX } from "./click-recorder";
+import { clickLine } from "./click-store";
 import { type StoredConversion, storeConversions } from "./conversion-store";
 import { createConversionRecorder } from "./conversions.service";
 import { landingUrl, type TrackedLink } from "./link-signature";
@@ -50,6 +51,7 @@ export function createTracker(
   },
 ) {
   const recorder = createClickRecorder(db, options.journalDir, {
+    line: clickLine,
     syncJournal: options.syncJournal,
     onJournalSyncError: options.onJournalSyncError,
   });
