@@ -13,8 +13,9 @@ const LOAD_WINDOW_MS = 50;
 
 /**
  * Whether the event loop is busy with everything but the caller's own background work (whose
- * milliseconds it passes in), over windows of at least 50 ms of everything else. Utilization, not a request rate:
- * a server answering a steady few hundred requests a second still has time to spare.
+ * milliseconds it passes in), over windows of at least 50 ms of everything else. Utilization,
+ * not a request rate: a server answering a steady few hundred requests a second still has time
+ * to spare.
  */
 export function createLoopLoad(share = BUSY_SHARE, windowMs = LOAD_WINDOW_MS) {
   let last = performance.eventLoopUtilization();
