@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { CLICK_ID_TTL_MS } from "@shared/tracking";
 import { LRUCache } from "lru-cache";
 import { createHmacSha256 } from "../../lib/hmac-sha256";
+import { STORED_UUID } from "./link-signature";
 
 const TIME_BYTES = 6;
 const RANDOM_BYTES = 10;
@@ -13,7 +14,6 @@ const ID_BYTES = BODY_BYTES + MAC_BYTES;
 export const CLICK_ID_LENGTH = Math.ceil((ID_BYTES * 4) / 3);
 /** A clock a little ahead on another instance must not make its fresh clicks unusable here. */
 const CLOCK_SKEW_MS = 5 * 60_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const POOL_BYTES = RANDOM_BYTES * 256;
 let pool = randomBytes(POOL_BYTES);
@@ -36,7 +36,8 @@ export function createClickIds(secret: string) {
   function bytesOf(organizationId: string): Buffer {
     let bytes = orgBytes.get(organizationId);
     if (!bytes) {
-      if (!UUID.test(organizationId)) throw new Error(`organization id ${organizationId} is not a UUID`);
+      if (!STORED_UUID.test(organizationId))
+        throw new Error(`organization id ${organizationId} is not a UUID`);
       bytes = Buffer.from(organizationId.replaceAll("-", ""), "hex");
       orgBytes.set(organizationId, bytes);
     }

@@ -11,7 +11,7 @@ export type TrackedLink = {
 const FIELDS = ["relationshipId", "collateralId", "sourceOrgId", "targetOrgId", "url"] as const;
 const ID_FIELDS = ["relationshipId", "collateralId", "sourceOrgId", "targetOrgId"] as const;
 /** Ids as the database writes them: the only spelling a link signed here carries. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const STORED_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const REDIRECT_PATH = "/api/marketing/redirect";
 
 /** The signed text: every parameter, in a fixed order, length-prefixed so none can bleed into another. */
@@ -41,7 +41,7 @@ export function verifyTrackedLink(secret: string, query: Record<string, unknown>
   const sig = query.sig;
   if (typeof sig !== "string") return null;
   const link = values as TrackedLink;
-  for (const field of ID_FIELDS) if (!UUID.test(link[field])) return null;
+  for (const field of ID_FIELDS) if (!STORED_UUID.test(link[field])) return null;
   return safeEqual(sig, hmac(secret, canonical(link))) ? link : null;
 }
 
