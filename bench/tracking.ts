@@ -36,7 +36,7 @@ export async function setUpForBench(buddy: BuddyProcess) {
       name: "Bench ad",
       description: "An ad",
       ctaText: "Go",
-      ctaUrl: "https://trackpartner.example/go?utm_source=x",
+      ctaUrl: "https://trackpartner.bench.example/go?utm_source=x",
       status: "active",
     }),
   });

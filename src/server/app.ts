@@ -23,6 +23,11 @@ import type { BillingGateway } from "./modules/billing/billing-gateway";
 import { createAiCollateralWriter } from "./modules/collateral/ai-collateral-writer";
 import { collateralRoutes } from "./modules/collateral/collateral.routes";
 import type { CollateralWriter } from "./modules/collateral/collateral-generator";
+import {
+  createDomainProver,
+  type DomainProver,
+  type DomainProverOptions,
+} from "./modules/domain-control/domain-prover";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes";
 import { onboardingRoutes } from "./modules/onboarding/onboarding.routes";
 import { seedCatalogOrganizations } from "./modules/organizations/catalog-seed";
@@ -61,6 +66,8 @@ declare module "fastify" {
     /** Per-client limit for public routes that make outbound requests or heavy computations. */
     outboundRateLimiter: AccountRateLimiter;
     siteMetadata: SiteMetadataService;
+    /** CONTRACT §4's proofs of domain control (address, meta tag, TXT record). */
+    domainProver: DomainProver;
     tracker: Tracker;
     ads: AdsService;
     /** The AI writer when AI_BASE_URL is set; the built-in generator alone otherwise. */
@@ -84,6 +91,8 @@ export type AppDeps = {
   billingGateway?: BillingGateway;
   /** The database's change listener (main.ts, tests); without it caches never trust notifications. */
   notifications?: ChangeNotifications;
+  /** Tests answer the meta-tag fetch and the TXT lookup from local servers. */
+  domainProof?: Pick<DomainProverOptions, "fetchPage" | "resolver">;
 };
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -221,7 +230,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook("onRoute", (route) => {
     const methods = [route.method].flat();
     if (methods.every((method) => method === "GET" || method === "HEAD")) return;
-    if (!/^\/api\/(marketing\/(collateral|generate)|relationships|onboarding)/.test(route.url)) return;
+    if (!/^\/api\/(marketing\/(collateral|generate)|relationships|onboarding|organization)/.test(route.url))
+      return;
     route.onResponse = [invalidateAds, ...(route.onResponse ? [route.onResponse].flat() : [])];
   });
   app.decorate(
@@ -234,6 +244,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       : undefined,
   );
   app.decorate("siteMetadata", createSiteMetadataService({ allowPrivate: config.outboundAllowPrivate }));
+  app.decorate(
+    "domainProver",
+    createDomainProver({ allowPrivate: config.outboundAllowPrivate, ...deps.domainProof }),
+  );
 
   // Order matters: headers go on every answer, refusals included, so their hook runs before
   // the access check; both must be in place before any route is added.

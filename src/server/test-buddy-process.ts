@@ -95,7 +95,8 @@ export async function startBuddy(
       await new Promise((resolve) => child.once("exit", resolve));
     },
     async createOrganization(label, description) {
-      const email = `${label}-${Date.now()}@bench.example`;
+      // At the organization's own domain, which proves it (CONTRACT §4).
+      const email = `${label}-${Date.now()}@${label}.bench.example`;
       await post("/api/auth", { email, password: "Bench-pass1!", mode: "signup" });
       const message = await mail.waitFor((m) => m.to === email);
       const { token } = (await post("/api/verify-email", {

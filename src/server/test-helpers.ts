@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { normalizeWebsite } from "@shared/website";
 import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
 import { buildApp } from "./app";
@@ -125,9 +126,13 @@ export type OnboardingOverrides = Partial<{
   selectedComplements: string[];
 }>;
 
-/** A verified user who completed onboarding: the admin of a new organization. */
+/**
+ * A verified user who completed onboarding: the admin of a new organization. Their address is at
+ * the organization's domain, which proves it (CONTRACT §4, proof (a)).
+ */
 export async function createOrganization(t: TestApp, label: string, overrides: OnboardingOverrides = {}) {
-  const email = `${label}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const domain = normalizeWebsite(overrides.website ?? `https://${label}.example`);
+  const email = `${label}-${crypto.randomUUID().slice(0, 8)}@${domain}`;
   const { token } = await signUpVerified(t, email);
   const response = await t.app.inject({
     method: "POST",
@@ -146,7 +151,14 @@ export async function createOrganization(t: TestApp, label: string, overrides: O
   });
   expect(response.statusCode, response.body).toBe(201);
   const { user } = response.json() as { user: { id: string; organizationId: string } };
-  return { token, email, userId: user.id, organizationId: user.organizationId, headers: authHeader(token) };
+  return {
+    token,
+    email,
+    domain,
+    userId: user.id,
+    organizationId: user.organizationId,
+    headers: authHeader(token),
+  };
 }
 
 /** A second, verified user made an active member (role member) of an organization. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { domainChallengeSchema } from "./domain-verification";
 
 /** SPEC §5 and §9: one place for every account rule, used by the server and the forms. */
 export const PASSWORD_MIN_LENGTH = 8;
@@ -122,6 +123,8 @@ export const userSchema = z.object({
   canApproveMembers: z.boolean(),
   /** Set while the user waits for an admin to approve them into an organization already on Buddy. */
   pendingOrganization: z.object({ name: z.string() }).nullable().optional(),
+  /** Set while the user's onboarding waits for proof that they control its domain (CONTRACT §4). */
+  domainClaim: domainChallengeSchema.nullable().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

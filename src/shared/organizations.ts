@@ -19,6 +19,8 @@ export const organizationSchema = z.object({
   categoryName: z.string().nullable(),
   isPlatformUser: z.boolean(),
   logoUrl: z.string().nullable(),
+  /** Whether someone proved control of `domain` (CONTRACT §4); until then no ads, badge or approvals. */
+  domainVerified: z.boolean(),
 });
 export type Organization = z.infer<typeof organizationSchema>;
 

@@ -15,8 +15,11 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { COLLATERAL_STATUSES, COLLATERAL_TYPES } from "../../shared/collateral";
+import { DOMAIN_PROOF_METHODS } from "../../shared/domain-verification";
+import type { OnboardingInput } from "../../shared/onboarding";
 import { RELATIONSHIP_STATUSES, RELATIONSHIP_TYPES } from "../../shared/relationships";
 import { CONVERSION_TYPES } from "../../shared/tracking";
+import { generateToken } from "../lib/tokens";
 
 const id = () =>
   text()
@@ -91,7 +94,23 @@ export const organizations = pgTable("organizations", {
   size: integer(),
   /** A catalog category slug (suggestions engine), found from the catalog or the description. */
   category: text(),
+  /**
+   * A user-run organization whose domain is proven (CONTRACT §4): only then does it carry the
+   * platform badge, publish ads and approve members.
+   */
   isPlatformUser: boolean().notNull().default(false),
+  /** When someone proved control of `domain`, and how; null while nobody has (catalog entries too). */
+  domainVerifiedAt: time(),
+  domainVerificationMethod: text({ enum: DOMAIN_PROOF_METHODS }),
+  /**
+   * The token an admin of an organization whose domain is not proven (a changed website, or one
+   * set up before proof was required) publishes in a meta tag or TXT record.
+   */
+  verificationToken: text()
+    .notNull()
+    .$defaultFn(() => generateToken(18)),
+  /** The last "Check again" for it: checks are spaced (each one fetches the site). */
+  domainCheckedAt: time(),
   transactionalEmailProvider: text(),
   marketingEmailProvider: text(),
   /** Bumped on each logo upload; null while the organization has no logo. */
@@ -115,6 +134,31 @@ export const organizationLogos = pgTable("organization_logos", {
   image: bytea().notNull(),
   updatedAt: createdAt(),
 });
+
+/**
+ * Onboarding with a domain its user has not proven (CONTRACT §4): nothing is owned yet. The form
+ * waits here, with the user's own token, until a check finds the proof; then onboarding completes.
+ * One open claim per user; several users may claim one domain, each with their own token.
+ */
+export const domainClaims = pgTable(
+  "domain_claims",
+  {
+    id: id(),
+    userId: text()
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: "cascade" }),
+    domain: text().notNull(),
+    token: text()
+      .notNull()
+      .$defaultFn(() => generateToken(18)),
+    /** The onboarding form as submitted, replayed once the domain is proven. */
+    onboarding: jsonb().$type<OnboardingInput>().notNull(),
+    createdAt: createdAt(),
+    checkedAt: time(),
+  },
+  (t) => [index().on(t.domain)],
+);
 
 export const MEMBERSHIP_ROLES = ["admin", "member"] as const;
 export const MEMBERSHIP_STATUSES = ["active", "pending"] as const;

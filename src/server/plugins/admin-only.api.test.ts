@@ -43,6 +43,8 @@ const logoUpload = {
 const ADMIN_ONLY = [
   { method: "PATCH", url: "/api/organization", payload: { name: "Taken over" } },
   { method: "POST", url: "/api/organization/logo", ...logoUpload },
+  { method: "GET", url: "/api/organization/domain-verification" },
+  { method: "POST", url: "/api/organization/domain-verification" },
   { method: "GET", url: "/api/api-keys" },
   { method: "POST", url: "/api/api-keys", payload: { name: "Member key" } },
   { method: "DELETE", url: "/api/api-keys/:id", id: "apiKey" },

@@ -16,6 +16,7 @@ export function makeOrganization(overrides: Partial<Organization> = {}): Organiz
     categoryName: "Collaboration",
     isPlatformUser: true,
     logoUrl: null,
+    domainVerified: true,
     ...overrides,
   };
 }

@@ -27,7 +27,7 @@ async function publish(org: typeof caller, name: string) {
         name,
         description: `About ${name}`,
         ctaText: "Try it",
-        ctaUrl: `https://${org.organizationId}.example/go`,
+        ctaUrl: `https://${org.domain}/go`,
         status: "active",
       },
     })

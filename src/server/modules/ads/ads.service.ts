@@ -4,6 +4,7 @@ import { LRUCache } from "lru-cache";
 import { CHANNELS, type ChangeNotifications } from "../../db/change-notifications";
 import type { Db } from "../../db/client";
 import { collateral, organizations, relationships } from "../../db/schema";
+import { urlIsOnDomain } from "../domain-control/ownable-domain";
 import { blockedOrganizationIds } from "../relationships/block-list";
 import { signTrackedLink } from "../tracking/link-signature";
 import { shortenTrackedLink } from "../tracking/short-links.service";
@@ -45,24 +46,40 @@ export async function loadEligibleAds(
         ),
       ),
     );
-  return rows
-    .filter((row) => !blocked.has(row.company.id))
-    .map(({ relationship, item, company }) => ({
-      id: item.id,
-      name: item.name,
-      description: item.description,
-      ctaText: item.ctaText,
-      targetUrl: item.ctaUrl,
-      imageUrl: item.imageUrl,
-      company: {
-        name: company.name,
-        website: company.website,
-        description: company.description,
-        domain: company.domain,
-      },
-      relationshipId: relationship.id,
-      targetOrgId: company.id,
-    }));
+  const [caller] = await db
+    .select({ domainVerifiedAt: organizations.domainVerifiedAt })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  return (
+    rows
+      .filter((row) => !blocked.has(row.company.id))
+      // Checked again as served (CONTRACT §4, §5): the ad's author has proven its domain, and the ad
+      // still points at the advertised company's own site.
+      .filter(({ item, company }) => {
+        const author = item.createdByOrganizationId === company.id ? company : caller;
+        return (
+          author?.domainVerifiedAt != null &&
+          urlIsOnDomain(item.ctaUrl, company.domain) &&
+          (!item.imageUrl || urlIsOnDomain(item.imageUrl, company.domain))
+        );
+      })
+      .map(({ relationship, item, company }) => ({
+        id: item.id,
+        name: item.name,
+        description: item.description,
+        ctaText: item.ctaText,
+        targetUrl: item.ctaUrl,
+        imageUrl: item.imageUrl,
+        company: {
+          name: company.name,
+          website: company.website,
+          description: company.description,
+          domain: company.domain,
+        },
+        relationshipId: relationship.id,
+        targetOrgId: company.id,
+      }))
+  );
 }
 
 /** Fisher–Yates on a copy, stopped after `limit` steps: a fair random pick of `limit` ads. */

@@ -20,7 +20,7 @@ import {
   signUp,
   verifyEmail,
 } from "./auth.service";
-import { loadPendingOrganization, toUser } from "./current-user";
+import { toUser, withOnboardingState } from "./current-user";
 import { revokeSession } from "./sessions";
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema };
@@ -104,10 +104,7 @@ export async function authRoutes(app: FastifyInstance) {
     // The auth hook already resolved the session with the user's active membership.
     async (request) => {
       const auth = requireAuth(request);
-      const pendingOrganization = auth.organizationId
-        ? null
-        : await loadPendingOrganization(app.db, auth.userId);
-      return { user: { ...toUser(auth), pendingOrganization } };
+      return { user: await withOnboardingState(app.db, toUser(auth)) };
     },
   );
 

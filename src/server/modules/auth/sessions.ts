@@ -1,6 +1,6 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { memberships, sessions, users } from "../../db/schema";
+import { memberships, organizations, sessions, users } from "../../db/schema";
 import { generateToken, hashToken } from "../../lib/tokens";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -21,6 +21,8 @@ export type SessionAuth = {
   email: string;
   organizationId: string | null;
   role: "admin" | "member" | null;
+  /** Whether the organization's domain is proven (CONTRACT §4: only then may its admins approve members). */
+  domainVerified: boolean;
 };
 
 /**
@@ -35,10 +37,12 @@ export async function resolveSession(db: DbOrTx, token: string): Promise<Session
       email: users.email,
       organizationId: memberships.organizationId,
       role: memberships.role,
+      domainVerified: sql<boolean>`${organizations.domainVerifiedAt} is not null`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.status, "active")))
+    .leftJoin(organizations, eq(organizations.id, memberships.organizationId))
     .where(
       and(
         eq(sessions.tokenHash, hashToken(token)),

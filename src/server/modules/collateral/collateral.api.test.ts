@@ -12,10 +12,15 @@ const valid = {
   ctaUrl: "https://acme.example/signup?utm_source=x",
   imageUrl: "https://acme.example/og.png",
 };
+/** CONTRACT §5: an ad's links are on its company's own domain. */
+const on = (domain: string) => ({
+  ctaUrl: `https://${domain}/signup?utm_source=x`,
+  imageUrl: `https://${domain}/og.png`,
+});
 
 beforeAll(async () => {
   t = await createTestApp();
-  a = await createOrganization(t, "acmeads");
+  a = await createOrganization(t, "acmeads", { website: "https://acme.example" });
   b = await createOrganization(t, "buddyads");
   // a and b are each other's Buddies.
   for (const [from, to] of [
@@ -97,8 +102,8 @@ describe("collateral", () => {
   });
 
   it("shows a related organization's active collateral only, and nothing to strangers", async () => {
-    await create(b.headers, { ...valid, name: "B active", status: "active" });
-    await create(b.headers, { ...valid, name: "B draft" });
+    await create(b.headers, { ...valid, ...on("buddyads.example"), name: "B active", status: "active" });
+    await create(b.headers, { ...valid, ...on("buddyads.example"), name: "B draft" });
     const seen = await t.app.inject({
       url: `/api/marketing/collateral?organizationId=${b.organizationId}`,
       headers: a.headers,
@@ -124,7 +129,7 @@ describe("collateral", () => {
     expect(body.description.length).toBeLessThanOrEqual(100);
     expect(body.ctaText.length).toBeLessThanOrEqual(25);
     expect(body.ctaUrl).toBe(
-      "https://buddyads.example?utm_source=acmeads.example&utm_medium=email&utm_campaign=buddy_partner",
+      "https://buddyads.example?utm_source=acme.example&utm_medium=email&utm_campaign=buddy_partner",
     );
 
     const saved = await t.app.inject({
@@ -158,7 +163,12 @@ describe("collateral", () => {
     expect(written.statusCode).toBe(201);
     const url = `/api/marketing/collateral/${written.json().id}`;
     const edit = (ctaUrl: string) =>
-      t.app.inject({ method: "PATCH", url, headers: a.headers, payload: { ...valid, ctaUrl } });
+      t.app.inject({
+        method: "PATCH",
+        url,
+        headers: a.headers,
+        payload: { ...valid, ...on("buddyads.example"), ctaUrl },
+      });
 
     for (const elsewhere of ["https://evil.example/login", "https://buddyads.example.evil.example/"]) {
       const refused = await edit(elsewhere);
@@ -174,14 +184,19 @@ describe("collateral", () => {
 
     expect((await edit("https://www.buddyads.example/pricing?plan=pro")).statusCode).toBe(200);
     expect((await edit("https://app.buddyads.example/signup")).statusCode).toBe(200);
-    // One's own ad may point wherever its organization chooses.
-    expect(
-      (await create(a.headers, { ...valid, ctaUrl: "https://landing.elsewhere.example/" })).statusCode,
-    ).toBe(201);
+    // One's own ad too: an organization advertises only its own site.
+    const elsewhere = await create(a.headers, { ...valid, ctaUrl: "https://landing.elsewhere.example/" });
+    expect(elsewhere.statusCode).toBe(400);
+    expect(elsewhere.json()).toEqual({ message: "Call to action URL must be on acme.example" });
+    const image = await create(a.headers, { ...valid, imageUrl: "https://cdn.elsewhere.example/og.png" });
+    expect(image.statusCode).toBe(400);
+    expect(image.json()).toEqual({ message: "Image URL must be on acme.example" });
   });
 
   it("follows an edited call-to-action host at once, and no longer the old one", async () => {
-    const item = (await create(b.headers, { ...valid, name: "Moving ad", status: "active" })).json();
+    const item = (
+      await create(b.headers, { ...valid, ...on("buddyads.example"), name: "Moving ad", status: "active" })
+    ).json();
     const linkTo = async () => {
       const list = await t.app.inject({
         url: `/api/marketing/collateral?organizationId=${b.organizationId}`,
@@ -193,20 +208,26 @@ describe("collateral", () => {
     const before = await linkTo();
     const first = await t.app.inject({ url: before, headers: { "user-agent": "Mozilla/5.0 Chrome/130" } });
     expect(first.statusCode).toBe(302);
-    expect(first.headers.location).toMatch(/^https:\/\/acme\.example\/signup\?/);
+    expect(first.headers.location).toMatch(/^https:\/\/buddyads\.example\/signup\?/);
 
     await t.app.inject({
       method: "PATCH",
       url: `/api/marketing/collateral/${item.id}`,
       headers: b.headers,
-      payload: { ...valid, name: "Moving ad", status: "active", ctaUrl: "https://moved.example/start" },
+      payload: {
+        ...valid,
+        ...on("buddyads.example"),
+        name: "Moving ad",
+        status: "active",
+        ctaUrl: "https://moved.buddyads.example/start",
+      },
     });
     const moved = await t.app.inject({
       url: await linkTo(),
       headers: { "user-agent": "Mozilla/5.0 Chrome/130" },
     });
     expect(moved.statusCode).toBe(302);
-    expect(moved.headers.location).toMatch(/^https:\/\/moved\.example\/start\?bclickid=/);
+    expect(moved.headers.location).toMatch(/^https:\/\/moved\.buddyads\.example\/start\?bclickid=/);
     expect((await t.app.inject({ url: before })).statusCode).toBe(400);
   });
 
@@ -221,7 +242,7 @@ describe("collateral", () => {
         payload: { organizationId: to.organizationId, type },
       });
     await relate(x, y, "complement");
-    await create(y.headers, { ...valid, name: "Y active", status: "active" });
+    await create(y.headers, { ...valid, ...on("buddyy.example"), name: "Y active", status: "active" });
     const listed = () =>
       t.app.inject({
         url: `/api/marketing/collateral?organizationId=${y.organizationId}`,

@@ -5,10 +5,12 @@ import {
   sortCollateral,
   type UpdateCollateralInput,
 } from "@shared/collateral";
+import { DOMAIN_MESSAGES } from "@shared/domain-verification";
 import { and, eq, ne, or } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { collateral, organizations, relationships } from "../../db/schema";
-import { badRequest, notFound } from "../../errors";
+import { badRequest, forbidden, notFound } from "../../errors";
+import { urlIsOnDomain } from "../domain-control/ownable-domain";
 import { isBlockedPair } from "../relationships/block-list";
 import { signTrackedLink } from "../tracking/link-signature";
 
@@ -59,20 +61,37 @@ export async function assertRelated(
 }
 
 /**
- * An ad written for another organization must send readers to that organization's own site (its
- * domain or a subdomain): otherwise a sharer could point a Buddy's ad, and its tracked links, at
- * any site under the Buddy's name.
+ * CONTRACT §5: an ad sends readers to its company's own site. Its call-to-action URL (and its
+ * image) must be on the advertised organization's domain or a subdomain, whoever writes it:
+ * otherwise an ad, and its tracked links, could point anywhere under a company's name.
  */
-async function assertOnOrganizationSite(db: DbOrTx, organizationId: string, ctaUrl: string) {
+async function assertOnOrganizationSite(
+  db: DbOrTx,
+  organizationId: string,
+  urls: { ctaUrl?: string; imageUrl?: string | null },
+) {
   const [org] = await db
     .select({ domain: organizations.domain })
     .from(organizations)
     .where(eq(organizations.id, organizationId))
     .limit(1);
   if (!org) throw notFound("Organization not found");
-  const host = new URL(ctaUrl).hostname.toLowerCase().replace(/^www\./, "");
-  if (host !== org.domain && !host.endsWith(`.${org.domain}`))
+  if (urls.ctaUrl !== undefined && !urlIsOnDomain(urls.ctaUrl, org.domain))
     throw badRequest(`Call to action URL must be on ${org.domain}`);
+  if (urls.imageUrl && !urlIsOnDomain(urls.imageUrl, org.domain))
+    throw badRequest(`Image URL must be on ${org.domain}`);
+}
+
+/** CONTRACT §4: only an organization whose domain is proven publishes ads. */
+async function assertMayPublish(db: DbOrTx, authorId: string, status: string | undefined) {
+  if (status !== "active") return;
+  const [author] = await db
+    .select({ domain: organizations.domain, verifiedAt: organizations.domainVerifiedAt })
+    .from(organizations)
+    .where(eq(organizations.id, authorId))
+    .limit(1);
+  if (!author) throw notFound("Organization not found");
+  if (!author.verifiedAt) throw forbidden(DOMAIN_MESSAGES.publishNeedsProof(author.domain));
 }
 
 /**
@@ -124,8 +143,8 @@ export async function createCollateral(
   input: { organizationId: string; createdByOrganizationId: string; fields: CreateCollateralInput },
 ): Promise<Collateral> {
   const fields = createCollateralSchema.parse(input.fields);
-  if (input.organizationId !== input.createdByOrganizationId)
-    await assertOnOrganizationSite(db, input.organizationId, fields.ctaUrl);
+  await assertOnOrganizationSite(db, input.organizationId, fields);
+  await assertMayPublish(db, input.createdByOrganizationId, fields.status);
   const [row] = await db
     .insert(collateral)
     .values({
@@ -152,8 +171,8 @@ export async function updateCollateral(
     .from(collateral)
     .where(mine);
   if (!current) throw notFound("Collateral not found");
-  if ("ctaUrl" in input && current.organizationId !== organizationId)
-    await assertOnOrganizationSite(db, current.organizationId, input.ctaUrl);
+  if ("ctaUrl" in input) await assertOnOrganizationSite(db, current.organizationId, input);
+  await assertMayPublish(db, organizationId, input.status);
   const changes = "name" in input ? { ...input, imageUrl: input.imageUrl || null } : { status: input.status };
   const [row] = await db
     .update(collateral)

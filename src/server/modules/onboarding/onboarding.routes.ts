@@ -5,12 +5,19 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireAuth } from "../../plugins/auth";
-import { completeOnboarding } from "./onboarding.service";
+import { cancelDomainClaim, checkDomainClaim, completeOnboarding } from "./onboarding.service";
 
 const resultSchema = z.object({ user: userSchema, message: z.string() });
 
 export async function onboardingRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const deps = () => ({
+    db: app.db,
+    publicUrl: app.config.publicUrl,
+    onMailQueued: () => app.outbox.wake(),
+    prover: app.domainProver,
+  });
+
   r.post(
     "/api/onboarding",
     {
@@ -19,6 +26,7 @@ export async function onboardingRoutes(app: FastifyInstance) {
       schema: {
         body: onboardingSchema,
         response: {
+          200: resultSchema,
           201: resultSchema,
           202: resultSchema,
           400: errorBodySchema,
@@ -28,13 +36,40 @@ export async function onboardingRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const auth = requireAuth(request);
-      const result = await completeOnboarding(
-        { db: app.db, publicUrl: app.config.publicUrl, onMailQueued: () => app.outbox.wake() },
-        auth,
-        request.body,
-      );
+      const result = await completeOnboarding(deps(), requireAuth(request), request.body);
       return reply.code(result.status).send({ user: result.user, message: result.message });
+    },
+  );
+
+  // The verification screen's "Check again" (CONTRACT §4): 201 set up, 202 pending, 200 not yet.
+  r.post(
+    "/api/onboarding/domain-check",
+    {
+      config: { access: "user" },
+      schema: {
+        response: {
+          200: resultSchema,
+          201: resultSchema,
+          202: resultSchema,
+          401: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          429: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await checkDomainClaim(deps(), requireAuth(request));
+      return reply.code(result.status).send({ user: result.user, message: result.message });
+    },
+  );
+
+  r.delete(
+    "/api/onboarding/domain-claim",
+    { config: { access: "user" }, schema: { response: { 204: z.null(), 401: errorBodySchema } } },
+    async (request, reply) => {
+      await cancelDomainClaim(app.db, requireAuth(request).userId);
+      return reply.code(204).send(null);
     },
   );
 }

@@ -1,20 +1,33 @@
 import type { User } from "@shared/auth";
+import { DOMAIN_MESSAGES, type DomainProofMethod } from "@shared/domain-verification";
 import type { OnboardingInput } from "@shared/onboarding";
 import type { SuggestionsResponse } from "@shared/suggestions";
 import { normalizeWebsite } from "@shared/website";
 import { and, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
-import { memberships, organizations, users } from "../../db/schema";
-import { conflict } from "../../errors";
+import { domainClaims, memberships, organizations, users } from "../../db/schema";
+import { conflict, notFound } from "../../errors";
 import { renderMail } from "../../mail/mail-layout";
 import { enqueueMail } from "../../mail/outbox";
-import { loadPendingOrganization, loadUser } from "../auth/current-user";
-import { findOrCreateOrganization, websiteFor } from "../organizations/organizations.service";
+import { loadUser, withOnboardingState } from "../auth/current-user";
+import {
+  assertCheckInterval,
+  markDomainProven,
+  verifiedEmailOf,
+} from "../domain-control/domain-control.service";
+import type { DomainProver } from "../domain-control/domain-prover";
+import { emailProvesDomain } from "../domain-control/email-proof";
+import {
+  findOrCreateOrganization,
+  findOrganizationByDomain,
+  type OrganizationRow,
+  websiteFor,
+} from "../organizations/organizations.service";
 import { addRelationship } from "../relationships/relationships.service";
 import { productByName } from "../suggestions/catalog-lookup";
 import { computeSuggestions, forgetPlatformOrganizations } from "../suggestions/suggestions.service";
 
-export type OnboardingResult = { status: 201 | 202; user: User; message: string };
+export type OnboardingResult = { status: 200 | 201 | 202; user: User; message: string };
 type Pick = { name: string; domain: string; reason: string | null; confidence: number | null };
 
 /**
@@ -70,15 +83,145 @@ async function notifyAdmins(
   }
 }
 
+export type OnboardingDeps = {
+  db: Db;
+  publicUrl: string;
+  onMailQueued: () => void;
+  prover: DomainProver;
+};
+type Auth = { userId: string; email: string };
+
+async function assertNoOrganizationYet(db: DbOrTx, userId: string) {
+  const [active] = await db
+    .select({ id: memberships.id })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.status, "active")))
+    .limit(1);
+  if (active) throw conflict("You have already set up your company");
+}
+
+/** A pending request to join an organization whose domain is proven; its admins are told. */
+async function joinAsPending(tx: DbOrTx, deps: OnboardingDeps, auth: Auth, organization: OrganizationRow) {
+  await tx.delete(domainClaims).where(eq(domainClaims.userId, auth.userId));
+  await tx
+    .insert(memberships)
+    .values({ organizationId: organization.id, userId: auth.userId, role: "member", status: "pending" })
+    .onConflictDoNothing();
+  await notifyAdmins(tx, organization.id, organization.name, auth.email, deps.publicUrl);
+}
+
+async function pendingResult(deps: OnboardingDeps, auth: Auth, organizationName: string) {
+  deps.onMailQueued();
+  return {
+    status: 202 as const,
+    user: await currentUser(deps.db, auth.userId),
+    message: `${organizationName} is already on Buddy. An admin of ${organizationName} needs to approve your request to join.`,
+  };
+}
+
+async function currentUser(db: Db, userId: string): Promise<User> {
+  const user = await loadUser(db, userId);
+  if (!user) throw conflict("Your account no longer exists");
+  return withOnboardingState(db, user);
+}
+
+const claimedOrganization = async (db: DbOrTx, domain: string) => {
+  const organization = await findOrganizationByDomain(db, domain);
+  return organization?.domainVerifiedAt ? organization : null;
+};
+
 /**
- * SPEC §4 onboarding. A new domain, or one known only from the catalog or from someone's list,
- * becomes the user's organization (they take it over, with every relationship others hold to
- * it). A domain already on the platform cannot be taken over: the user becomes a pending member.
+ * SPEC §4 onboarding, under CONTRACT §4's rule that only proven control of a domain makes an
+ * owner:
+ * - a domain someone already proved: the user becomes a pending member, for its admins to approve;
+ * - a domain the user's verified address proves (proof (a)): the user becomes its admin, taking
+ *   over an organization known only from the catalog or someone's list;
+ * - any other domain: nothing is owned yet. The form is kept as the user's domain claim, with a
+ *   token of their own to publish (meta tag or TXT record); `checkDomainClaim` completes it.
  */
 export async function completeOnboarding(
-  deps: { db: Db; publicUrl: string; onMailQueued: () => void },
-  auth: { userId: string; email: string },
+  deps: OnboardingDeps,
+  auth: Auth,
   input: OnboardingInput,
+): Promise<OnboardingResult> {
+  const domain = normalizeWebsite(input.website);
+  await assertNoOrganizationYet(deps.db, auth.userId);
+
+  const claimed = await claimedOrganization(deps.db, domain);
+  if (claimed) {
+    await deps.db.transaction((tx) => joinAsPending(tx, deps, auth, claimed));
+    return pendingResult(deps, auth, claimed.name);
+  }
+  const email = await verifiedEmailOf(deps.db, auth.userId);
+  if (email && emailProvesDomain(email, domain)) return takeOver(deps, auth, input, "email");
+
+  await deps.db
+    .insert(domainClaims)
+    .values({ userId: auth.userId, domain, onboarding: input })
+    .onConflictDoUpdate({
+      target: domainClaims.userId,
+      set: { domain, onboarding: input, createdAt: new Date(), checkedAt: null },
+    });
+  return {
+    status: 202,
+    user: await currentUser(deps.db, auth.userId),
+    message: DOMAIN_MESSAGES.claimOpened(domain),
+  };
+}
+
+/**
+ * The verification screen's "Check again": looks for any of the three proofs with the user's own
+ * token. Found: onboarding completes with the form as it was submitted. Meanwhile proven by
+ * someone else: the user becomes a pending member instead. Not found: the claim stays (200).
+ */
+export async function checkDomainClaim(deps: OnboardingDeps, auth: Auth): Promise<OnboardingResult> {
+  await assertNoOrganizationYet(deps.db, auth.userId);
+  const [claim] = await deps.db
+    .select()
+    .from(domainClaims)
+    .where(eq(domainClaims.userId, auth.userId))
+    .limit(1);
+  if (!claim) throw notFound("There is no domain waiting for verification");
+
+  const claimed = await claimedOrganization(deps.db, claim.domain);
+  if (claimed) {
+    await deps.db.transaction((tx) => joinAsPending(tx, deps, auth, claimed));
+    return pendingResult(deps, auth, claimed.name);
+  }
+  assertCheckInterval(claim.checkedAt);
+  await deps.db.update(domainClaims).set({ checkedAt: new Date() }).where(eq(domainClaims.id, claim.id));
+  const method = await deps.prover.prove({
+    domain: claim.domain,
+    token: claim.token,
+    verifiedEmail: await verifiedEmailOf(deps.db, auth.userId),
+  });
+  if (!method) {
+    return {
+      status: 200,
+      user: await currentUser(deps.db, auth.userId),
+      message: DOMAIN_MESSAGES.notFound(claim.domain),
+    };
+  }
+  return takeOver(deps, auth, claim.onboarding, method);
+}
+
+/** "Use a different website": the claim is dropped and the form starts again. */
+export async function cancelDomainClaim(db: Db, userId: string): Promise<void> {
+  await db.delete(domainClaims).where(eq(domainClaims.userId, userId));
+}
+
+/**
+ * The user has proven the domain: they become the admin of its organization (taking over one
+ * known only from the catalog or someone's list, with every relationship others hold to it).
+ * Anyone who held it without proof (set up before proof was required, or on a website since
+ * changed) becomes a pending member for the new admin to approve or remove. A domain proven by
+ * someone else in the meantime is never handed over: the user joins as pending.
+ */
+async function takeOver(
+  deps: OnboardingDeps,
+  auth: Auth,
+  input: OnboardingInput,
+  method: DomainProofMethod,
 ): Promise<OnboardingResult> {
   const domain = normalizeWebsite(input.website);
   const providers = {
@@ -93,25 +236,16 @@ export async function completeOnboarding(
   });
 
   const outcome = await deps.db.transaction(async (tx) => {
-    const [active] = await tx
-      .select({ id: memberships.id })
-      .from(memberships)
-      .where(and(eq(memberships.userId, auth.userId), eq(memberships.status, "active")))
-      .limit(1);
-    if (active) throw conflict("You have already set up your company");
-
+    await assertNoOrganizationYet(tx, auth.userId);
     const existing = await findOrCreateOrganization(tx, { domain, name: input.companyName });
     const [locked] = await tx
       .select()
       .from(organizations)
       .where(eq(organizations.id, existing.id))
       .for("update");
-    if (locked?.isPlatformUser) {
-      await tx
-        .insert(memberships)
-        .values({ organizationId: locked.id, userId: auth.userId, role: "member", status: "pending" })
-        .onConflictDoNothing();
-      await notifyAdmins(tx, locked.id, locked.name, auth.email, deps.publicUrl);
+    if (!locked) throw conflict("The organization was removed; please try again");
+    if (locked.domainVerifiedAt) {
+      await joinAsPending(tx, deps, auth, locked);
       return { pending: true as const, organizationName: locked.name };
     }
 
@@ -124,15 +258,20 @@ export async function completeOnboarding(
         transactionalEmailProvider: input.transactionalEmailProvider,
         marketingEmailProvider: input.marketingEmailProvider,
         category: suggestions.category?.slug ?? existing.category,
-        isPlatformUser: true,
         suggestionsGeneratedAt: null,
         updatedAt: new Date(),
       })
       .where(eq(organizations.id, existing.id));
-    // Any earlier request to join another organization is void once the user has their own.
+    await markDomainProven(tx, existing.id, method);
+    await tx
+      .update(memberships)
+      .set({ status: "pending", role: "member" })
+      .where(and(eq(memberships.organizationId, existing.id), eq(memberships.status, "active")));
+    // Any earlier request to join another organization, or claim, is void once the user has their own.
     await tx
       .delete(memberships)
       .where(and(eq(memberships.userId, auth.userId), eq(memberships.status, "pending")));
+    await tx.delete(domainClaims).where(eq(domainClaims.userId, auth.userId));
     await tx
       .insert(memberships)
       .values({ organizationId: existing.id, userId: auth.userId, role: "admin", status: "active" });
@@ -163,15 +302,10 @@ export async function completeOnboarding(
 
   // A new platform user: suggestions elsewhere should see it now, not after the cache expires.
   forgetPlatformOrganizations();
-  const user = await loadUser(deps.db, auth.userId);
-  if (!user) throw conflict("Your account no longer exists");
-  if (outcome.pending) {
-    deps.onMailQueued();
-    return {
-      status: 202,
-      user: { ...user, pendingOrganization: await loadPendingOrganization(deps.db, auth.userId) },
-      message: `${outcome.organizationName} is already on Buddy. An admin of ${outcome.organizationName} needs to approve your request to join.`,
-    };
-  }
-  return { status: 201, user, message: "Onboarding completed successfully" };
+  if (outcome.pending) return pendingResult(deps, auth, outcome.organizationName);
+  return {
+    status: 201,
+    user: await currentUser(deps.db, auth.userId),
+    message: "Onboarding completed successfully",
+  };
 }

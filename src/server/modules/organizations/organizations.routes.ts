@@ -1,3 +1,4 @@
+import { organizationDomainStatusSchema } from "@shared/domain-verification";
 import { errorBodySchema } from "@shared/http";
 import {
   installSettingsSchema,
@@ -14,6 +15,7 @@ import { z } from "zod";
 import { badRequest } from "../../errors";
 import { OutboundFetchError } from "../../lib/safe-fetch";
 import { requireMember } from "../../plugins/auth";
+import { checkOrganizationDomain, organizationDomainStatus } from "../domain-control/domain-control.service";
 import {
   getOrganization,
   searchOrganizations,
@@ -50,8 +52,25 @@ export async function organizationsRoutes(app: FastifyInstance) {
         response: { 200: organizationSchema, 409: errorBodySchema, ...errors },
       },
     },
+    async (request) => toOrganization(await updateOrganization(app.db, requireMember(request), request.body)),
+  );
+
+  // CONTRACT §4: an organization whose domain is not proven (a changed website, or one set up
+  // before proof was required) proves it here; only its admins see the token.
+  r.get(
+    "/api/organization/domain-verification",
+    { config: { access: "admin" }, schema: { response: { 200: organizationDomainStatusSchema, ...errors } } },
+    async (request) => organizationDomainStatus(app.db, requireMember(request).organizationId),
+  );
+
+  r.post(
+    "/api/organization/domain-verification",
+    {
+      config: { access: "admin" },
+      schema: { response: { 200: organizationDomainStatusSchema, 429: errorBodySchema, ...errors } },
+    },
     async (request) =>
-      toOrganization(await updateOrganization(app.db, requireMember(request).organizationId, request.body)),
+      checkOrganizationDomain({ db: app.db, prover: app.domainProver }, requireMember(request)),
   );
 
   r.get(

@@ -5,6 +5,8 @@ import { and, eq, ilike, notInArray, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { organizations } from "../../db/schema";
 import { badRequest, conflict, notFound } from "../../errors";
+import { unprovenDomainChanges, verifiedEmailOf } from "../domain-control/domain-control.service";
+import { emailProvesDomain } from "../domain-control/email-proof";
 import { blockedOrganizationIds } from "../relationships/block-list";
 import { categoryName } from "../suggestions/catalog-lookup";
 
@@ -25,6 +27,7 @@ export function toOrganization(row: OrganizationRow): Organization {
     categoryName: categoryName(row.category),
     isPlatformUser: row.isPlatformUser,
     logoUrl: row.logoVersion ? logoPath(row.domain, row.logoVersion) : null,
+    domainVerified: row.domainVerifiedAt !== null,
   };
 }
 
@@ -75,15 +78,30 @@ function raise(): never {
   throw new Error("organization vanished during creation");
 }
 
+/**
+ * Settings → organization. A new website is a new domain to prove (CONTRACT §4): unless the
+ * acting admin's verified address proves it, the organization loses the badge, its ads and
+ * approvals until the domain is proven.
+ */
 export async function updateOrganization(
   db: DbOrTx,
-  organizationId: string,
+  actor: { organizationId: string; userId: string },
   input: UpdateOrganizationInput,
 ): Promise<OrganizationRow> {
+  const { organizationId } = actor;
   const domain = domainOf(input.website, "Must be a valid domain");
   const other = await findOrganizationByDomain(db, domain);
   if (other && other.id !== organizationId) {
     throw conflict("Another organization already uses this website");
+  }
+  const current = await getOrganization(db, organizationId);
+  let proof = {};
+  if (current.domain !== domain) {
+    const email = await verifiedEmailOf(db, actor.userId);
+    proof =
+      email && emailProvesDomain(email, domain)
+        ? { domainVerifiedAt: new Date(), domainVerificationMethod: "email" as const, isPlatformUser: true }
+        : unprovenDomainChanges();
   }
   const [row] = await db
     .update(organizations)
@@ -94,6 +112,7 @@ export async function updateOrganization(
       description: input.description ?? null,
       industry: input.industry || null,
       size: input.size ?? null,
+      ...proof,
       updatedAt: new Date(),
     })
     .where(eq(organizations.id, organizationId))

@@ -1,3 +1,4 @@
+import { DOMAIN_MESSAGES } from "@shared/domain-verification";
 import { type InviteTeamMemberInput, TEAM_MESSAGES, type TeamMember } from "@shared/team";
 import { and, asc, eq, gt, isNull, ne } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
@@ -224,6 +225,12 @@ export async function approveTeamMember(
       throw notFound(NOT_FOUND);
     }
     if (member.status !== "pending") throw conflict(TEAM_MESSAGES.notAwaitingApproval);
+    // CONTRACT §4: an organization whose domain nobody proved approves no one.
+    const [proof] = await tx
+      .select({ domain: organizations.domain, verifiedAt: organizations.domainVerifiedAt })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId));
+    if (!proof?.verifiedAt) throw forbidden(DOMAIN_MESSAGES.needed(proof?.domain ?? "your domain"));
     const [elsewhere] = await tx
       .select({ id: memberships.id })
       .from(memberships)

@@ -77,7 +77,7 @@ describe(`click durability on ${serverUrl ? "PostgreSQL" : "PGlite"}`, () => {
         name: "Crash",
         description: "Test",
         ctaText: "Go",
-        ctaUrl: "https://crashbuddy.example/go",
+        ctaUrl: "https://crashbuddy.bench.example/go",
         status: "active",
       }),
     });

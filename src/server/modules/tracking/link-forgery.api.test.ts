@@ -43,7 +43,7 @@ async function trackedUrlOf(viewer: typeof sharer, collateralId: string) {
 beforeAll(async () => {
   t = await createTestApp();
   sharer = await createOrganization(t, "forgesharer");
-  advertiser = await createOrganization(t, "forgeadvertiser");
+  advertiser = await createOrganization(t, "forgeadvertiser", { website: "https://advertiser.example" });
   other = await createOrganization(t, "forgeother");
   for (const org of [sharer, other]) {
     const response = await t.app.inject({

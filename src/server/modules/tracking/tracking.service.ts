@@ -3,7 +3,8 @@ import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import { CHANNELS, type ChangeNotifications } from "../../db/change-notifications";
 import type { Db } from "../../db/client";
-import { collateral } from "../../db/schema";
+import { collateral, organizations } from "../../db/schema";
+import { urlIsOnDomain } from "../domain-control/ownable-domain";
 import { createClickClassifier } from "./click-classifier";
 import { createClickIds } from "./click-id";
 import { createClickRecorder, SETTLE_WAIT_MAX } from "./click-recorder";
@@ -102,12 +103,20 @@ export function createTracker(
 
   async function loadCollateralHost(id: string) {
     const [row] = await db
-      .select({ ctaUrl: collateral.ctaUrl, organizationId: collateral.organizationId })
+      .select({
+        ctaUrl: collateral.ctaUrl,
+        organizationId: collateral.organizationId,
+        domain: organizations.domain,
+      })
       .from(collateral)
+      .innerJoin(organizations, eq(organizations.id, collateral.organizationId))
       .where(eq(collateral.id, id))
       .limit(1);
     if (!row) return null;
-    const value = { host: bareHost(new URL(row.ctaUrl).hostname), organizationId: row.organizationId };
+    // CONTRACT §5: an ad that no longer points at its company's own site is followed nowhere.
+    const value = urlIsOnDomain(row.ctaUrl, row.domain)
+      ? { host: bareHost(new URL(row.ctaUrl).hostname), organizationId: row.organizationId }
+      : { host: "", organizationId: "" };
     collateralHosts.set(id, value);
     return value;
   }

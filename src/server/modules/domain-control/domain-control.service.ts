@@ -1,0 +1,130 @@
+import {
+  DOMAIN_CHECK_INTERVAL_MS,
+  DOMAIN_MESSAGES,
+  type DomainProofMethod,
+  type OrganizationDomainStatus,
+} from "@shared/domain-verification";
+import { and, eq, isNull } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client";
+import { organizations, users } from "../../db/schema";
+import { notFound, RateLimitedError } from "../../errors";
+import { generateToken } from "../../lib/tokens";
+import type { DomainProver } from "./domain-prover";
+
+/**
+ * CONTRACT §4: the organization's domain is proven; it is now claimed for good, carries the
+ * badge, publishes ads and approves members.
+ */
+export async function markDomainProven(tx: DbOrTx, organizationId: string, method: DomainProofMethod) {
+  await tx
+    .update(organizations)
+    .set({
+      domainVerifiedAt: new Date(),
+      domainVerificationMethod: method,
+      isPlatformUser: true,
+      updatedAt: new Date(),
+    })
+    .where(eq(organizations.id, organizationId));
+}
+
+/**
+ * An organization that moves to another domain has proven nothing about it: it loses the badge,
+ * ads and approvals until it proves the new one, with a new token (the old one may be public).
+ */
+export const unprovenDomainChanges = () => ({
+  domainVerifiedAt: null,
+  domainVerificationMethod: null,
+  isPlatformUser: false,
+  verificationToken: generateToken(18),
+});
+
+/** The acting user's address, if verified: proof (a) counts only verified addresses. */
+export async function verifiedEmailOf(db: DbOrTx, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ email: users.email, verifiedAt: users.emailVerifiedAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row?.verifiedAt ? row.email : null;
+}
+
+/** Refuses a check that comes sooner than DOMAIN_CHECK_INTERVAL_MS after the last one. */
+export function assertCheckInterval(lastCheckedAt: Date | null, now = Date.now()) {
+  if (!lastCheckedAt) return;
+  const wait = lastCheckedAt.getTime() + DOMAIN_CHECK_INTERVAL_MS - now;
+  if (wait > 0) throw new RateLimitedError(Math.ceil(wait / 1000));
+}
+
+async function statusOf(
+  db: DbOrTx,
+  organizationId: string,
+): Promise<OrganizationDomainStatus & { checkedAt: Date | null }> {
+  const [row] = await db
+    .select({
+      domain: organizations.domain,
+      token: organizations.verificationToken,
+      verifiedAt: organizations.domainVerifiedAt,
+      method: organizations.domainVerificationMethod,
+      checkedAt: organizations.domainCheckedAt,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .limit(1);
+  if (!row) throw notFound("Organization not found");
+  return {
+    domain: row.domain,
+    token: row.token,
+    verified: row.verifiedAt !== null,
+    method: row.method,
+    checkedAt: row.checkedAt,
+  };
+}
+
+export async function organizationDomainStatus(db: DbOrTx, organizationId: string) {
+  const { checkedAt: _, ...status } = await statusOf(db, organizationId);
+  return status;
+}
+
+/**
+ * An admin's "Check again" for their own organization (one whose domain changed, or that was set
+ * up before proof was required). Answers the status, with a message saying what was found.
+ */
+export async function checkOrganizationDomain(
+  deps: { db: DbOrTx; prover: DomainProver },
+  member: { organizationId: string; userId: string },
+): Promise<OrganizationDomainStatus> {
+  const status = await statusOf(deps.db, member.organizationId);
+  if (status.verified) {
+    return {
+      ...(await organizationDomainStatus(deps.db, member.organizationId)),
+      message: DOMAIN_MESSAGES.verified(status.domain),
+    };
+  }
+  assertCheckInterval(status.checkedAt);
+  await deps.db
+    .update(organizations)
+    .set({ domainCheckedAt: new Date() })
+    .where(eq(organizations.id, member.organizationId));
+  const method = await deps.prover.prove({
+    domain: status.domain,
+    token: status.token,
+    verifiedEmail: await verifiedEmailOf(deps.db, member.userId),
+  });
+  const { checkedAt: _, ...shown } = status;
+  if (!method) return { ...shown, message: DOMAIN_MESSAGES.notFound(status.domain) };
+  // Only if the domain is still the one just proven: a concurrent website change wins.
+  await deps.db
+    .update(organizations)
+    .set({ domainVerifiedAt: new Date(), domainVerificationMethod: method, isPlatformUser: true })
+    .where(
+      and(
+        eq(organizations.id, member.organizationId),
+        eq(organizations.domain, status.domain),
+        isNull(organizations.domainVerifiedAt),
+      ),
+    );
+  return {
+    ...(await organizationDomainStatus(deps.db, member.organizationId)),
+    message: DOMAIN_MESSAGES.verified(status.domain),
+  };
+}
