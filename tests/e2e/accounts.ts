@@ -1,11 +1,15 @@
 import { type APIRequestContext, expect } from "@playwright/test";
+import { normalizeWebsite } from "../../src/shared/website";
 import { mailCount, uniqueEmail, waitForLink } from "./mailbox";
 
 export const PASSWORD = "Sup3r-secret!";
 
-/** Signs up through the API and follows the mail's link through the API: a verified account. */
-export async function createVerifiedAccount(request: APIRequestContext, label: string) {
-  const email = uniqueEmail(label);
+/**
+ * Signs up through the API and follows the mail's link through the API: a verified account. An
+ * address at `emailDomain` proves control of that domain (CONTRACT §4).
+ */
+export async function createVerifiedAccount(request: APIRequestContext, label: string, emailDomain?: string) {
+  const email = uniqueEmail(label, emailDomain);
   const before = mailCount();
   const signup = await request.post("/api/auth", { data: { email, password: PASSWORD, mode: "signup" } });
   expect(signup.status()).toBe(201);
@@ -17,19 +21,23 @@ export async function createVerifiedAccount(request: APIRequestContext, label: s
   return { email, password: PASSWORD, token: body.token };
 }
 
-/** A verified account that completed onboarding through the API: the admin of a new organization. */
+/**
+ * A verified account that completed onboarding through the API: the admin of a new organization,
+ * whose address at the organization's domain proves it.
+ */
 export async function createOnboardedAccount(
   request: APIRequestContext,
   label: string,
   company: Partial<{ companyName: string; website: string; description: string }> = {},
 ) {
-  const account = await createVerifiedAccount(request, label);
   const slug = `${label}-${Math.floor(Math.random() * 1e9)}`.toLowerCase().replace(/[^a-z0-9-]/g, "");
+  const domain = company.website ? normalizeWebsite(company.website) : `${slug}.example.org`;
+  const account = await createVerifiedAccount(request, label, domain);
   const response = await request.post("/api/onboarding", {
     headers: { authorization: `Bearer ${account.token}` },
     data: {
       companyName: label.slice(0, 25),
-      website: `https://${slug}.example.com`,
+      website: `https://${slug}.example.org`,
       description: `${label} builds software used in browser tests.`,
       transactionalEmailProvider: "postmark",
       marketingEmailProvider: "mailchimp",
@@ -40,5 +48,5 @@ export async function createOnboardedAccount(
   });
   expect(response.status(), await response.text()).toBe(201);
   const { user } = (await response.json()) as { user: { organizationId: string } };
-  return { ...account, organizationId: user.organizationId, domain: `${slug}.example.com` };
+  return { ...account, organizationId: user.organizationId, domain };
 }

@@ -24,6 +24,9 @@ export async function createCollateral(
     status: "draft" | "active" | "archived";
   }> = {},
 ) {
+  // CONTRACT §5: an ad's link is on its own company's domain.
+  const organization = await request.get("/api/organization", { headers: bearer(token) });
+  const { domain } = (await organization.json()) as { domain: string };
   const response = await request.post("/api/marketing/collateral", {
     headers: bearer(token),
     data: {
@@ -31,7 +34,7 @@ export async function createCollateral(
       name: "Try us free",
       description: "Software used in browser tests.",
       ctaText: "Start free",
-      ctaUrl: "https://example.com/signup",
+      ctaUrl: `https://${domain}/signup`,
       imageUrl: null,
       status: "draft",
       ...fields,

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { createOnboardedAccount } from "./accounts";
 import { createCollateral } from "./collateral-api";
-import { fixtureUrl } from "./fixture-site";
+import { fixtureUrl, localhostDomain } from "./fixture-site";
 import { addRelationship } from "./relationships-api";
 import { signIn, toast } from "./ui";
 
@@ -21,7 +21,9 @@ test("New Collateral counts characters, requires the fields, previews the image 
   page,
   request,
 }) => {
-  const account = await createOnboardedAccount(request, "collateral-new");
+  const account = await createOnboardedAccount(request, "collateral-new", {
+    website: `https://${localhostDomain("collateral-new")}`,
+  });
   await openMarketing(page, account.token);
   await expect(
     page.getByText("No collateral yet. Create your first call-to-action ad for your Buddies to share."),
@@ -41,7 +43,7 @@ test("New Collateral counts characters, requires the fields, previews the image 
   await dialog.getByLabel("Title").fill("Launch week special");
   await dialog.getByLabel("Description").fill("Everything your team needs to ship faster, free for a month.");
   await dialog.getByLabel("Call to Action Text").fill("Claim the offer");
-  await dialog.getByLabel("Call to Action URL").fill("https://example.com/launch");
+  await dialog.getByLabel("Call to Action URL").fill(`https://${account.domain}/launch`);
   await expect(counters(page)).toHaveText(["19/25", "60/100", "15/25"]);
   await expect(dialog.getByText("Title is required")).toHaveCount(0);
 
@@ -54,7 +56,7 @@ test("New Collateral counts characters, requires the fields, previews the image 
   // The image preview: a placeholder until the value is a usable URL, then the image itself.
   const preview = dialog.getByTestId("image-preview");
   await expect(preview.getByTestId("collateral-image-placeholder")).toBeVisible();
-  const imageUrl = fixtureUrl("/ad.png");
+  const imageUrl = fixtureUrl("/ad.png", account.domain);
   await dialog.getByLabel("Image URL").fill(imageUrl);
   const image = preview.getByRole("img", { name: "Image preview" });
   await expect(image).toHaveAttribute("src", imageUrl);
@@ -66,7 +68,7 @@ test("New Collateral counts characters, requires the fields, previews the image 
   const created = card(page, "Launch week special");
   await expect(created).toHaveAttribute("data-status", "draft");
   await expect(created.getByTestId("collateral-status")).toHaveText(/draft/i);
-  await expect(created.getByTestId("collateral-cta-url")).toHaveText("example.com/launch");
+  await expect(created.getByTestId("collateral-cta-url")).toHaveText(`${account.domain}/launch`);
   await expect(created.getByTestId("collateral-cta")).toHaveText("Claim the offer");
   await expect(created.getByRole("button", { name: "Publish" })).toBeVisible();
 

@@ -83,7 +83,16 @@ export function fixtureHost(): string {
   return host;
 }
 
-/** A full URL on the fixture site, e.g. `fixtureUrl("/ad.png")`. */
-export function fixtureUrl(path: string): string {
-  return `http://${fixtureHost()}${path}`;
+/**
+ * A full URL on the fixture site, e.g. `fixtureUrl("/ad.png")`. With `domain` (a `*.localhost`
+ * name, which Chromium sends to the loopback address), the same site under an organization's own
+ * domain: an ad's links must be on its company's domain (CONTRACT §5).
+ */
+export function fixtureUrl(path: string, domain?: string): string {
+  const host = domain ? `${domain}:${fixtureHost().split(":").at(-1)}` : fixtureHost();
+  return `http://${host}${path}`;
 }
+
+/** A unique domain under `.localhost` whose pages the fixture site serves (see `fixtureUrl`). */
+export const localhostDomain = (label: string) =>
+  `${label}-${Math.floor(Math.random() * 1e9)}.localhost`.toLowerCase().replace(/[^a-z0-9.-]/g, "");

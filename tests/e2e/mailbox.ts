@@ -37,5 +37,5 @@ export async function waitForLink(to: string, linkPrefix: string, after = 0): Pr
 export const mailCount = () => readMails().length;
 
 /** A unique address per test, so parallel specs never read each other's mail. */
-export const uniqueEmail = (label: string) =>
-  `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+export const uniqueEmail = (label: string, domain = "example.com") =>
+  `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@${domain}`;

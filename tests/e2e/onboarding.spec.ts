@@ -46,8 +46,9 @@ test("a new user sets up their company in three steps and finds the chosen compe
   page,
   request,
 }) => {
-  const account = await createVerifiedAccount(request, "journey");
   const domain = uniqueDomain("journey");
+  // An address at the company's domain proves it (CONTRACT §4).
+  const account = await createVerifiedAccount(request, "journey", domain);
   await openSetup(page, account.token);
   await expectStep(page, 1);
   await expect(page.getByRole("button", { name: "Previous" })).toHaveCount(0);
@@ -221,4 +222,110 @@ test("a user whose company is already on Buddy waits for its admin's approval in
     headers: { authorization: `Bearer ${owner.token}` },
   });
   expect(((await organization.json()) as { name: string }).name).toBe(companyName);
+});
+
+test("a free-mail user who sets up a real company's website must verify the domain: nothing is taken over, no ad is served, and the real owner keeps it", async ({
+  page,
+  request,
+}, testInfo) => {
+  // Catalog companies not on Buddy yet; a retry takes the next, as the first attempt's owner stays.
+  const domain = ["dialpad.com", "aircall.io", "nextiva.com"][testInfo.retry] ?? "ringcentral.com";
+  const squatter = await createVerifiedAccount(request, "squatter", "gmail.com");
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  // A partner already lists the company as a Buddy and serves its ads through the Ads API.
+  const partner = await createOnboardedAccount(request, "squat-partner");
+  const search = await request.get(`/api/organizations/search?query=${domain}`, {
+    headers: bearer(partner.token),
+  });
+  const company = ((await search.json()) as Array<{ id: string; name: string; domain: string }>).find(
+    (org) => org.domain === domain,
+  );
+  expect(company).toBeTruthy();
+  const catalogName = company?.name ?? "";
+  await request.post("/api/relationships", {
+    headers: bearer(partner.token),
+    data: { organizationId: company?.id, type: "complement" },
+  });
+  const key = await request.post("/api/api-keys", { headers: bearer(partner.token), data: { name: "Ads" } });
+  const apiKey = ((await key.json()) as { key: string }).key;
+
+  await openSetup(page, squatter.token);
+  await fillCompany(page, {
+    website: `https://www.${domain}/`,
+    name: "Totally the owner",
+    description: "Pretending to be a company we do not control, to publish ads under its name.",
+  });
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expectStep(page, 2);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expectStep(page, 3);
+  await page.getByRole("button", { name: "Complete Setup" }).click();
+
+  // The verification screen, with the user's own token in a meta tag and a TXT record.
+  const screen = page.getByTestId("domain-verification");
+  await expect(page.getByRole("heading", { name: "Verify your domain" })).toBeVisible();
+  await expect(page.getByText(`Show that you control ${domain} to finish setting up Buddy.`)).toBeVisible();
+  const me = await request.get("/api/me", { headers: bearer(squatter.token) });
+  const claim = ((await me.json()) as { user: { domainClaim: { domain: string; token: string } } }).user
+    .domainClaim;
+  expect(claim.domain).toBe(domain);
+  await expect(screen.getByLabel("Meta tag")).toHaveText(
+    `<meta name="buddy-site-verification" content="${claim.token}">`,
+  );
+  await expect(screen.getByLabel("TXT record")).toHaveText(`buddy-site-verification=${claim.token}`);
+  await page.screenshot({ path: testInfo.outputPath("domain-verification.png"), fullPage: true });
+
+  // Nothing on the site proves it: 'Check again' says so and the screen stays.
+  await screen.getByRole("button", { name: "Check again" }).click();
+  await expect(screen.getByRole("alert")).toContainText(
+    `We could not find the meta tag on https://${domain}/`,
+    {
+      timeout: 20_000,
+    },
+  );
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/setup$/);
+  await expect(page.getByTestId("domain-verification")).toBeVisible();
+
+  // Nothing was taken over or published: the catalog company keeps its name, the squatter can
+  // write no ad, and the partner's Ads API has nothing of the company to serve.
+  const refused = await request.post("/api/marketing/collateral", {
+    headers: bearer(squatter.token),
+    data: {
+      name: "Log in now",
+      description: "Your account needs attention.",
+      ctaText: "Log in",
+      ctaUrl: "https://phishing.example/login",
+      status: "active",
+    },
+  });
+  expect(refused.status()).toBe(403);
+  const ads = await request.get("/api/ads?format=json", { headers: { "x-api-key": apiKey } });
+  expect(ads.status()).toBe(404);
+  const again = await request.get(`/api/organizations/search?query=${domain}`, {
+    headers: bearer(partner.token),
+  });
+  const unchanged = (
+    (await again.json()) as Array<{ domain: string; name: string; isPlatformUser: boolean }>
+  ).find((org) => org.domain === domain);
+  expect(unchanged).toMatchObject({ name: catalogName, isPlatformUser: false });
+
+  // The real owner arrives with an address at the domain: they own it at once.
+  const owner = await createOnboardedAccount(request, "ceo", {
+    website: `https://${domain}`,
+    companyName: catalogName.slice(0, 25),
+  });
+  expect(owner.organizationId).toBe(company?.id);
+
+  // The squatter's next check finds it claimed: a pending request for the owner to judge.
+  await page.reload();
+  await page.getByTestId("domain-verification").getByRole("button", { name: "Check again" }).click();
+  await expect(page.getByTestId("pending-approval")).toBeVisible();
+  const team = await request.get("/api/team-members", { headers: bearer(owner.token) });
+  const members = (await team.json()) as Array<{ role: string; status: string; user: { email: string } }>;
+  expect(members.find((m) => m.user.email === squatter.email)).toMatchObject({
+    role: "member",
+    status: "pending",
+  });
 });

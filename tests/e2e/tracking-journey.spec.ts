@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { createOnboardedAccount } from "./accounts";
 import { createCollateral, metricsOf } from "./collateral-api";
-import { fixtureHost, fixtureUrl } from "./fixture-site";
+import { fixtureUrl, localhostDomain } from "./fixture-site";
 import { addRelationship } from "./relationships-api";
 import { signIn, toast, uniqueName } from "./ui";
 
@@ -18,19 +18,22 @@ test("a copied ad's short link leads to the partner's site, and the click and th
   const baseUrl = process.env.E2E_BASE_URL ?? "";
   const a = await createOnboardedAccount(request, "journey-a", { companyName: uniqueName("Sharer") });
   const bName = uniqueName("Partner");
-  const b = await createOnboardedAccount(request, "journey-b", { companyName: bName });
+  const b = await createOnboardedAccount(request, "journey-b", {
+    companyName: bName,
+    website: `https://${localhostDomain("journey-b")}`,
+  });
   const aToB = await addRelationship(request, a.token, {
     type: "complement",
     organizationId: b.organizationId,
   });
   await addRelationship(request, b.token, { type: "complement", organizationId: a.organizationId });
-  const landingUrl = fixtureUrl(`/landing?org=${b.organizationId}`);
+  const landingUrl = fixtureUrl(`/landing?org=${b.organizationId}`, b.domain);
   await createCollateral(request, b.token, {
     name: "Partner sign-up offer",
     description: "Sign up for the partner's product through a Buddy.",
     ctaText: "Sign up now",
     ctaUrl: landingUrl,
-    imageUrl: fixtureUrl("/ad.png"),
+    imageUrl: fixtureUrl("/ad.png", b.domain),
     status: "active",
   });
   const before = {
@@ -71,7 +74,7 @@ test("a copied ad's short link leads to the partner's site, and the click and th
   await reader.goto(shortUrl as string);
   await expect(reader.getByRole("heading", { name: "Welcome, partner visitor" })).toBeVisible();
   const landed = new URL(reader.url());
-  expect(landed.host).toBe(fixtureHost());
+  expect(landed.host).toBe(new URL(landingUrl).host);
   expect(landed.pathname).toBe("/landing");
   expect(landed.searchParams.get("org")).toBe(b.organizationId);
   const clickId = landed.searchParams.get("bclickid");

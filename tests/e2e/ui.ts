@@ -24,9 +24,9 @@ export function uniqueName(prefix: string): string {
   return name;
 }
 
-/** A domain no other test uses, e.g. `journey-k3f9a1.example.com`. */
+/** A domain no other test uses, e.g. `journey-k3f9a1.example.org` (not example.com, a listed free-mail domain). */
 export function uniqueDomain(label: string): string {
-  return `${uniqueName(label).toLowerCase().replace(/\s+/g, "-")}.example.com`;
+  return `${uniqueName(label).toLowerCase().replace(/\s+/g, "-")}.example.org`;
 }
 
 /** Picks an option in one of the app's (Radix) selects by the field's label. */

@@ -2,6 +2,7 @@ import { type ReactNode, useState } from "react";
 import { BrandLogo } from "@/components/layout/brand-logo";
 import { DashboardHeader } from "@/components/layout/dashboard-header";
 import { SidebarNav } from "@/components/layout/sidebar-nav";
+import { UnverifiedDomainBanner } from "@/components/layout/unverified-domain-banner";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
 
 /** SPEC §2 Dashboard shell: header, a sidebar always shown from `md` up, a drawer below it. */
@@ -18,7 +19,10 @@ export function DashboardShell({ children }: { children: ReactNode }) {
         >
           <SidebarNav />
         </aside>
-        <main className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8">{children}</main>
+        <main className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8">
+          <UnverifiedDomainBanner />
+          {children}
+        </main>
       </div>
       <Sheet open={navOpen} onOpenChange={setNavOpen}>
         <SheetContent id="mobile-navigation" closeLabel="Close navigation" className="md:hidden">

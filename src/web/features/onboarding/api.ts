@@ -59,32 +59,69 @@ export function useOnboardingSuggestions(company: CompanyStepInput | null) {
 
 type OnboardingResponse = { user: User; message: string };
 
+/** Onboarding done: refresh the data it created and go to the dashboard (SPEC §4). */
+function useFinishOnboarding() {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  return () => {
+    toast.success("Onboarding completed successfully");
+    void invalidateApiPaths(
+      client,
+      "/api/organization",
+      "/api/relationships",
+      "/api/ecosystem/suggestions",
+      CURRENT_USER_KEY[0],
+    );
+    navigate(paths.dashboard, { replace: true });
+  };
+}
+
 /**
  * SPEC §4 Onboarding: 201 → cache the user, refresh the data onboarding created, go to the
- * dashboard. 202 → the company exists already and an admin must approve: /setup shows the notice.
+ * dashboard. 202 → /setup shows what the user waits for: an admin's approval (the company is on
+ * Buddy already) or proof that they control the domain (CONTRACT §4).
  */
 export function useCompleteOnboarding() {
   const client = useQueryClient();
-  const navigate = useNavigate();
+  const finish = useFinishOnboarding();
   return useMutation({
     mutationFn: (input: OnboardingInput) =>
       apiRequest<OnboardingResponse>("/api/onboarding", { method: "POST", body: input }),
     onSuccess: ({ user, message }) => {
       client.setQueryData<MeResponse>(CURRENT_USER_KEY, { user });
-      if (user.pendingOrganization) {
-        toast(message);
-        return;
-      }
-      toast.success("Onboarding completed successfully");
-      void invalidateApiPaths(
-        client,
-        "/api/organization",
-        "/api/relationships",
-        "/api/ecosystem/suggestions",
-        CURRENT_USER_KEY[0],
-      );
-      navigate(paths.dashboard, { replace: true });
+      if (user.pendingOrganization || user.domainClaim) toast(message);
+      else finish();
     },
     onError: (error) => toast.error(errorMessage(error, "Failed to complete onboarding")),
+  });
+}
+
+/**
+ * The verification screen's 'Check again' (CONTRACT §4): set up → as a completed onboarding;
+ * someone else proved the domain meanwhile → the pending notice; not found yet → the message.
+ */
+export function useCheckDomainClaim() {
+  const client = useQueryClient();
+  const finish = useFinishOnboarding();
+  return useMutation({
+    mutationFn: () => apiRequest<OnboardingResponse>("/api/onboarding/domain-check", { method: "POST" }),
+    onSuccess: ({ user, message }) => {
+      client.setQueryData<MeResponse>(CURRENT_USER_KEY, { user });
+      // Not found yet: the screen shows the message beside the instructions.
+      if (user.domainClaim) return;
+      if (user.pendingOrganization) toast(message);
+      else finish();
+    },
+    onError: (error) => toast.error(errorMessage(error, "Failed to check the domain")),
+  });
+}
+
+/** 'Use a different website': the claim is dropped and the wizard starts again. */
+export function useCancelDomainClaim() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<null>("/api/onboarding/domain-claim", { method: "DELETE" }),
+    onSuccess: () => invalidateApiPaths(client, CURRENT_USER_KEY[0]),
+    onError: (error) => toast.error(errorMessage(error, "Failed to change the website")),
   });
 }

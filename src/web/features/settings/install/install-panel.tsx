@@ -1,11 +1,11 @@
 import { CONVERSION_TYPES } from "@shared/tracking";
 import { Link } from "react-router";
 import { paths } from "@/app/paths";
+import { CodeBlock } from "@/components/code-block";
 import { QueryError } from "@/components/query-error";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useInstallSettings } from "@/features/settings/install/api";
-import { CodeBlock } from "@/features/settings/install/code-block";
 import { CopyScriptButton } from "@/features/settings/install/copy-script-button";
 import {
   CONVERSION_CALL_EXAMPLE,

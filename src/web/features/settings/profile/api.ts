@@ -1,9 +1,11 @@
+import type { OrganizationDomainStatus } from "@shared/domain-verification";
 import type { Organization, UpdateOrganizationInput } from "@shared/organizations";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { bumpLogoVersion } from "@/components/org-logo";
 import { ORGANIZATION_KEY } from "@/hooks/use-organization";
 import { apiRequest, errorMessage } from "@/lib/api-client";
+import { CURRENT_USER_KEY } from "@/lib/session";
 
 /** Admins only (the server answers 403 to members, whose form is read-only anyway). */
 export function useUpdateOrganization() {
@@ -13,6 +15,9 @@ export function useUpdateOrganization() {
       apiRequest<Organization>(ORGANIZATION_KEY[0], { method: "PATCH", body: input }),
     onSuccess: (organization) => {
       client.setQueryData(ORGANIZATION_KEY, organization);
+      // A new website is a new domain to prove: the proof status and approvals change with it.
+      void client.invalidateQueries({ queryKey: DOMAIN_STATUS_KEY });
+      void client.invalidateQueries({ queryKey: CURRENT_USER_KEY });
       toast.success("Settings updated successfully");
     },
     onError: (error) => toast.error(errorMessage(error, "Failed to update settings")),
@@ -34,5 +39,28 @@ export function useUploadLogo() {
       toast.success("Logo updated successfully");
     },
     onError: (error) => toast.error(errorMessage(error, "Failed to upload logo")),
+  });
+}
+
+const DOMAIN_STATUS_KEY = ["/api/organization/domain-verification"] as const;
+
+/** An admin's view of the organization's domain proof: its domain and token (CONTRACT §4). */
+export function useDomainStatus(enabled: boolean) {
+  return useQuery<OrganizationDomainStatus>({ queryKey: DOMAIN_STATUS_KEY, enabled });
+}
+
+/** 'Check again' for the organization's domain; once proven, the organization is reloaded. */
+export function useCheckOrganizationDomain() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<OrganizationDomainStatus>(DOMAIN_STATUS_KEY[0], { method: "POST" }),
+    onSuccess: (status) => {
+      client.setQueryData(DOMAIN_STATUS_KEY, status);
+      if (!status.verified) return;
+      toast.success(status.message ?? "Domain verified");
+      void client.invalidateQueries({ queryKey: ORGANIZATION_KEY });
+      void client.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+    },
+    onError: (error) => toast.error(errorMessage(error, "Failed to check the domain")),
   });
 }

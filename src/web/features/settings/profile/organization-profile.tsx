@@ -1,6 +1,7 @@
 import { QueryError } from "@/components/query-error";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
+import { DomainVerificationCard } from "@/features/settings/profile/domain-verification-card";
 import { OrganizationForm } from "@/features/settings/profile/organization-form";
 import { useOrganization } from "@/hooks/use-organization";
 import { useCurrentUser } from "@/lib/session";
@@ -12,35 +13,40 @@ export function OrganizationProfile() {
   const canEdit = user?.role === "admin";
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Organization Profile</CardTitle>
-        <CardDescription>Update your organization's information</CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        {!canEdit ? (
-          <p className="rounded-md bg-muted px-3 py-2 text-muted-foreground text-sm">
-            Only admins can change these settings.
-          </p>
-        ) : null}
-        {organization.isPending ? (
-          <div role="status" aria-label="Loading" className="grid gap-4">
-            <Skeleton className="size-16" />
-            <Skeleton className="h-9 w-full" />
-            <Skeleton className="h-9 w-full" />
-            <Skeleton className="h-24 w-full" />
-          </div>
-        ) : organization.isError ? (
-          <QueryError
-            title="Failed to fetch organization data"
-            error={organization.error}
-            onRetry={() => organization.refetch()}
-          />
-        ) : (
-          // Keyed so the form starts from the server's values again if the organization changes.
-          <OrganizationForm key={organization.data.id} organization={organization.data} canEdit={canEdit} />
-        )}
-      </CardContent>
-    </Card>
+    <div className="grid gap-6">
+      {organization.data && !organization.data.domainVerified ? (
+        <DomainVerificationCard domain={organization.data.domain} isAdmin={canEdit} />
+      ) : null}
+      <Card>
+        <CardHeader>
+          <CardTitle>Organization Profile</CardTitle>
+          <CardDescription>Update your organization's information</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          {!canEdit ? (
+            <p className="rounded-md bg-muted px-3 py-2 text-muted-foreground text-sm">
+              Only admins can change these settings.
+            </p>
+          ) : null}
+          {organization.isPending ? (
+            <div role="status" aria-label="Loading" className="grid gap-4">
+              <Skeleton className="size-16" />
+              <Skeleton className="h-9 w-full" />
+              <Skeleton className="h-9 w-full" />
+              <Skeleton className="h-24 w-full" />
+            </div>
+          ) : organization.isError ? (
+            <QueryError
+              title="Failed to fetch organization data"
+              error={organization.error}
+              onRetry={() => organization.refetch()}
+            />
+          ) : (
+            // Keyed so the form starts from the server's values again if the organization changes.
+            <OrganizationForm key={organization.data.id} organization={organization.data} canEdit={canEdit} />
+          )}
+        </CardContent>
+      </Card>
+    </div>
   );
 }
