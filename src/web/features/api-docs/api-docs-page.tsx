@@ -3,6 +3,7 @@ import { PageHeader } from "@/components/layout/page-header";
 import { QueryError } from "@/components/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { AdOwnershipNote } from "@/features/api-docs/ad-ownership-note";
 import { useOpenApiDocument } from "@/features/api-docs/api";
 import { ApiKeyNote } from "@/features/api-docs/api-key-note";
 import { DocText } from "@/features/api-docs/doc-text";
@@ -33,6 +34,7 @@ function ApiDocsContent({ doc }: { doc: OpenApiDocument }) {
     <div className="grid min-w-0 grid-cols-1 gap-6">
       {/* In tab order, so the note lists the calls as the tabs below show them. */}
       <ApiKeyNote operations={sections.flatMap((section) => section.operations)} />
+      <AdOwnershipNote />
       {first ? (
         // The tabs are the document's tags ('Ads API', 'Conversion Tracking'), in its order.
         <Tabs defaultValue={first.name} className="gap-4">
