@@ -42,7 +42,12 @@ import { createVisitorSalts } from "./modules/tracking/visitor-hash";
 import { registerAuth } from "./plugins/auth";
 import { registerErrorHandling } from "./plugins/errors";
 import { registerOpenApi } from "./plugins/openapi";
-import { type AccountRateLimiter, createAccountRateLimiter, DEFAULT_PER_ADDRESS } from "./plugins/rate-limit";
+import {
+  type AccountRateLimiter,
+  createAccountRateLimiter,
+  createPerClientLimit,
+  DEFAULT_PER_ADDRESS,
+} from "./plugins/rate-limit";
 import {
   apiSecurityHeaders,
   minimalSecurityHeaders,
@@ -182,6 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redis,
     notifications,
     visitorSalts,
+    limitPixel: createPerClientLimit(redis, "rl:pixel", config.pixelRateLimitPerIp),
   });
   app.decorate("tracker", tracker);
   let closing = false;

@@ -48,6 +48,8 @@ export function createTracker(
     redis?: Redis;
     notifications?: ChangeNotifications;
     visitorSalts: VisitorSalts;
+    /** The conversion pixel's allowance per client address (CONTRACT §2, 429). */
+    limitPixel?: ((client: string) => Promise<void>) | null;
   },
 ) {
   const recorder = createClickRecorder(db, options.journalDir, {
@@ -63,7 +65,12 @@ export function createTracker(
   });
   const clickIds = createClickIds(secret);
   // One recorder of leads for the route and the pixel's fast path: what one remembers, both know.
-  const leads = createConversionRecorder({ db, clickIds, journal: conversions });
+  const leads = createConversionRecorder({
+    db,
+    clickIds,
+    journal: conversions,
+    limitPixel: options.limitPixel,
+  });
   const classify = createClickClassifier({ redis: options.redis });
   const hashVisitor = createVisitorHasher(options.visitorSalts);
   const shortCodes = createShortLinkResolver(db);
