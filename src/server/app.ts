@@ -41,6 +41,7 @@ import { createTracker, type Tracker } from "./modules/tracking/tracking.service
 import { createVisitorSalts } from "./modules/tracking/visitor-hash";
 import { registerAuth } from "./plugins/auth";
 import { registerErrorHandling } from "./plugins/errors";
+import { createLoginLimiter, type LoginLimiter } from "./plugins/login-limiter";
 import { registerOpenApi } from "./plugins/openapi";
 import {
   type AccountRateLimiter,
@@ -63,6 +64,7 @@ declare module "fastify" {
     db: Db;
     outbox: OutboxWorker;
     accountRateLimiter: AccountRateLimiter;
+    loginLimiter: LoginLimiter;
     /** Per-client limit for public routes that make outbound requests or heavy computations. */
     outboundRateLimiter: AccountRateLimiter;
     siteMetadata: SiteMetadataService;
@@ -158,6 +160,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       perAddress: deps.perAddressLimit ?? DEFAULT_PER_ADDRESS,
       redis,
     }),
+  );
+  app.decorate(
+    "loginLimiter",
+    createLoginLimiter({ perAddress: deps.perAddressLimit ?? DEFAULT_PER_ADDRESS, redis }),
   );
 
   app.decorate(

@@ -48,13 +48,15 @@ export async function authRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const body = request.body;
-      await limit(body.mode, body.email)(request);
       if (body.mode === "signup") {
+        await limit("signup", body.email)(request);
         const { invited } = await signUp(deps, body);
         const message = invited ? AUTH_MESSAGES.registeredInvited : AUTH_MESSAGES.registered;
         return reply.code(201).send({ message });
       }
-      const session = await logIn(deps, body);
+      // Per address, only failures count, and mostly the failing client's own (login-limiter.ts).
+      await limit("login")(request);
+      const session = await app.loginLimiter.attempt(body.email, request.ip, () => logIn(deps, body));
       return reply.code(200).send({ ...session, message: AUTH_MESSAGES.loggedIn });
     },
   );
