@@ -18,6 +18,7 @@ import { createAdsFastPath } from "./modules/ads/ads-fast-path";
 import { createApiKeyAuthenticator } from "./modules/api-keys/api-key-authenticator";
 import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
+import { passwordResetComposer } from "./modules/auth/password-reset-request";
 import { billingRoutes } from "./modules/billing/billing.routes";
 import type { BillingGateway } from "./modules/billing/billing-gateway";
 import { createAiCollateralWriter } from "./modules/collateral/ai-collateral-writer";
@@ -148,7 +149,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const mailer =
     deps.mailer ??
     (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(app.log));
-  const outbox = startOutboxWorker({ db: deps.db, mailer, log: app.log, options: deps.outbox });
+  const outbox = startOutboxWorker({
+    db: deps.db,
+    mailer,
+    log: app.log,
+    options: deps.outbox,
+    composers: { password_reset: passwordResetComposer(config.publicUrl) },
+  });
 
   app.decorate("config", config);
   app.decorate("db", deps.db);

@@ -12,15 +12,9 @@ import { errorBodySchema } from "@shared/http";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireAuth } from "../../plugins/auth";
-import {
-  type AuthDeps,
-  logIn,
-  requestPasswordReset,
-  resetPassword,
-  signUp,
-  verifyEmail,
-} from "./auth.service";
+import { type AuthDeps, logIn, resetPassword, signUp, verifyEmail } from "./auth.service";
 import { loadPendingOrganization, toUser } from "./current-user";
+import { requestPasswordReset } from "./password-reset-request";
 import { revokeSession } from "./sessions";
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema };
