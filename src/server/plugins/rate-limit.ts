@@ -27,7 +27,10 @@ export type RateLimitOptions = {
   redis?: Redis;
 };
 
-/** Per CONTRACT §1: a per-client limit (0 turns it off) and a per-address limit that always applies. */
+/**
+ * Per CONTRACT §1: a per-client limit (0 turns it off) and a per-address limit that always applies.
+ * For sign-ins the per-address limit is the total of wrong passwords (login-limiter.ts).
+ */
 export const DEFAULT_PER_ADDRESS = { points: 10, durationSeconds: 15 * 60 };
 
 export function createLimiter(redis: Redis | undefined, keyPrefix: string, points: number, duration: number) {

@@ -71,7 +71,8 @@ export function createPixelFastPath(deps: FastPathDeps & { leads: ConversionReco
         response.end(PIXEL_GIF);
       },
       (error: unknown) => {
-        // Not proven (404) or over the client's allowance (429): the route says so in its own words.
+        // Not proven (404) or over the client's allowance (429): the route says so in its own words
+        // (charging a client already over its allowance once more, which changes nothing).
         if (error instanceof AppError) return fallback();
         answerFailure(deps, response, error, url);
       },
