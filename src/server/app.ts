@@ -18,6 +18,7 @@ import { createAdsFastPath } from "./modules/ads/ads-fast-path";
 import { createApiKeyAuthenticator } from "./modules/api-keys/api-key-authenticator";
 import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
+import { passwordResetComposer } from "./modules/auth/password-reset-request";
 import { billingRoutes } from "./modules/billing/billing.routes";
 import type { BillingGateway } from "./modules/billing/billing-gateway";
 import { createAiCollateralWriter } from "./modules/collateral/ai-collateral-writer";
@@ -46,8 +47,14 @@ import { createTracker, type Tracker } from "./modules/tracking/tracking.service
 import { createVisitorSalts } from "./modules/tracking/visitor-hash";
 import { registerAuth } from "./plugins/auth";
 import { registerErrorHandling } from "./plugins/errors";
+import { createLoginLimiter, type LoginLimiter } from "./plugins/login-limiter";
 import { registerOpenApi } from "./plugins/openapi";
-import { type AccountRateLimiter, createAccountRateLimiter, DEFAULT_PER_ADDRESS } from "./plugins/rate-limit";
+import {
+  type AccountRateLimiter,
+  createAccountRateLimiter,
+  createPerClientLimit,
+  DEFAULT_PER_ADDRESS,
+} from "./plugins/rate-limit";
 import {
   apiSecurityHeaders,
   minimalSecurityHeaders,
@@ -63,6 +70,7 @@ declare module "fastify" {
     db: Db;
     outbox: OutboxWorker;
     accountRateLimiter: AccountRateLimiter;
+    loginLimiter: LoginLimiter;
     /** Per-client limit for public routes that make outbound requests or heavy computations. */
     outboundRateLimiter: AccountRateLimiter;
     siteMetadata: SiteMetadataService;
@@ -150,7 +158,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const mailer =
     deps.mailer ??
     (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(app.log));
-  const outbox = startOutboxWorker({ db: deps.db, mailer, log: app.log, options: deps.outbox });
+  const outbox = startOutboxWorker({
+    db: deps.db,
+    mailer,
+    log: app.log,
+    options: deps.outbox,
+    composers: { password_reset: passwordResetComposer(config.publicUrl) },
+  });
 
   app.decorate("config", config);
   app.decorate("db", deps.db);
@@ -162,6 +176,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       perAddress: deps.perAddressLimit ?? DEFAULT_PER_ADDRESS,
       redis,
     }),
+  );
+  app.decorate(
+    "loginLimiter",
+    createLoginLimiter({ perAddress: deps.perAddressLimit ?? DEFAULT_PER_ADDRESS, redis }),
   );
 
   app.decorate(
@@ -191,6 +209,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redis,
     notifications,
     visitorSalts,
+    limitPixel: createPerClientLimit(redis, "rl:pixel", config.pixelRateLimitPerIp),
   });
   app.decorate("tracker", tracker);
   let closing = false;

@@ -13,6 +13,7 @@ describe("loadConfig", () => {
       smtpUrl: undefined,
       redisUrl: undefined,
       rateLimitPerIp: 30,
+      pixelRateLimitPerIp: 20,
       outboundAllowPrivate: false,
     });
     expect(Object.isFrozen(config)).toBe(true);

@@ -38,6 +38,7 @@ const envSchema = z.object({
   STRIPE_PRICE_ANNUAL: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(0).default(30),
+  PIXEL_RATE_LIMIT_PER_IP: z.coerce.number().int().min(0).default(20),
   OUTBOUND_ALLOW_PRIVATE: booleanString,
   TRUST_PROXY: booleanString,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -61,6 +62,8 @@ export type Config = Readonly<{
     webhookSecret: string | undefined;
   };
   rateLimitPerIp: number;
+  /** New leads a minute the keyless conversion pixel records per client; 0 = off. */
+  pixelRateLimitPerIp: number;
   outboundAllowPrivate: boolean;
   trustProxy: boolean;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
@@ -95,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
       webhookSecret: e.STRIPE_WEBHOOK_SECRET || undefined,
     },
     rateLimitPerIp: e.RATE_LIMIT_PER_IP,
+    pixelRateLimitPerIp: e.PIXEL_RATE_LIMIT_PER_IP,
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import proxyAddr from "@fastify/proxy-addr";
 
 /**
  * A hot public route answered on the HTTP server before Fastify's routing, hooks and reply
@@ -17,6 +18,13 @@ export type FastPathDeps = {
   closing: () => boolean;
   log: { error(object: object, message: string): void };
 };
+
+const trustAll = () => true;
+
+/** The client's address as Fastify's `request.ip` reads it. */
+export function clientAddress(deps: Pick<FastPathDeps, "trustProxy">, request: IncomingMessage): string {
+  return (deps.trustProxy ? proxyAddr(request, trustAll) : request.socket.remoteAddress) ?? "";
+}
 
 /**
  * Every answer of a fast path shares one object shape, copied from a template made once: a

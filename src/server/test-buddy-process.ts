@@ -58,6 +58,8 @@ export async function startBuddy(
         DATA_DIR: dataDir,
         SMTP_URL: mail.url,
         RATE_LIMIT_PER_IP: "0",
+        // Benchmarks send every pixel hit from one address.
+        PIXEL_RATE_LIMIT_PER_IP: "0",
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
         ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
       },

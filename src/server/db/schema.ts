@@ -427,7 +427,15 @@ export const notificationPreferences = pgTable("notification_preferences", {
 
 // ── Mail ────────────────────────────────────────────────────────────────────
 
-export const MAIL_STATUSES = ["pending", "sent", "failed"] as const;
+/** `skipped`: done with nothing to send (a composed mail whose worker found nothing to say). */
+export const MAIL_STATUSES = ["pending", "sent", "failed", "skipped"] as const;
+/**
+ * `message`: the mail as written by the request. Any other kind is composed by the worker when
+ * it sends it, from `to` alone (subject and bodies stay empty): `password_reset` is a reset asked
+ * for `to`, which the request cannot even look up without its time telling whether it exists.
+ */
+export const MAIL_KINDS = ["message", "password_reset"] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
 
 /**
  * Durable outbox: a request that triggers mail only inserts a row (in its own transaction),
@@ -437,6 +445,7 @@ export const mailOutbox = pgTable(
   "mail_outbox",
   {
     id: id(),
+    kind: text({ enum: MAIL_KINDS }).notNull().default("message"),
     to: text().notNull(),
     subject: text().notNull(),
     text: text().notNull(),

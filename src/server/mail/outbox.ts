@@ -1,13 +1,29 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db, DbOrTx } from "../db/client";
-import { mailOutbox } from "../db/schema";
+import { type MailKind, mailOutbox } from "../db/schema";
 import type { Mailer, MailMessage } from "../lib/mailer";
 
 /** Queues a mail in the caller's transaction: it is sent only if the caller's change commits. */
 export async function enqueueMail(db: DbOrTx, message: MailMessage): Promise<void> {
   await db.insert(mailOutbox).values(message);
 }
+
+export type ComposedKind = Exclude<MailKind, "message">;
+
+/**
+ * Queues a mail of `kind` for `to`, composed by the worker when it sends it (MAIL_KINDS): the
+ * same row whatever the worker will find.
+ */
+export async function enqueueComposedMail(db: DbOrTx, kind: ComposedKind, to: string): Promise<void> {
+  await db.insert(mailOutbox).values({ kind, to, subject: "", text: "", html: "" });
+}
+
+/**
+ * Writes the mail of a composed row when it is sent, or answers null when there is nothing to
+ * send; it runs again on each retry, so what it makes must be usable from any one attempt.
+ */
+export type MailComposer = (db: Db, to: string) => Promise<MailMessage | null>;
 
 export type OutboxOptions = {
   pollIntervalMs: number;
@@ -45,6 +61,7 @@ export function startOutboxWorker(deps: {
   mailer: Mailer;
   log: FastifyBaseLogger;
   options?: Partial<OutboxOptions>;
+  composers?: Partial<Record<ComposedKind, MailComposer>>;
 }): OutboxWorker {
   const options = { ...DEFAULT_OUTBOX_OPTIONS, ...deps.options };
   const { db, mailer, log } = deps;
@@ -78,6 +95,13 @@ export function startOutboxWorker(deps: {
       .returning();
   }
 
+  function messageOf(row: typeof mailOutbox.$inferSelect): Promise<MailMessage | null> | MailMessage {
+    if (row.kind === "message") return row;
+    const compose = deps.composers?.[row.kind];
+    if (!compose) throw new Error(`no composer for mail of kind ${row.kind}`);
+    return compose(db, row.to);
+  }
+
   async function deliverDue(): Promise<number> {
     let sent = 0;
     for (;;) {
@@ -85,12 +109,25 @@ export function startOutboxWorker(deps: {
       if (batch.length === 0) return sent;
       for (const row of batch) {
         try {
-          await mailer.send({ to: row.to, subject: row.subject, text: row.text, html: row.html });
+          const message = await messageOf(row);
+          if (message) {
+            await mailer.send({
+              to: message.to,
+              subject: message.subject,
+              text: message.text,
+              html: message.html,
+            });
+          }
           await db
             .update(mailOutbox)
-            .set({ status: "sent", sentAt: new Date(), lockedUntil: null, lastError: null })
+            .set({
+              status: message ? "sent" : "skipped",
+              sentAt: message ? new Date() : null,
+              lockedUntil: null,
+              lastError: null,
+            })
             .where(eq(mailOutbox.id, row.id));
-          sent++;
+          if (message) sent++;
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           const expired = Date.now() - row.createdAt.getTime() > options.giveUpAfterMs;

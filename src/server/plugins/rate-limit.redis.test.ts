@@ -1,7 +1,8 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { RateLimitedError } from "../errors";
-import { createAccountRateLimiter } from "./rate-limit";
+import { RateLimitedError, unauthorized } from "../errors";
+import { createLoginLimiter } from "./login-limiter";
+import { createAccountRateLimiter, createPerClientLimit } from "./rate-limit";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -29,5 +30,39 @@ describe("rate limits over REDIS_URL", () => {
     await expect(b.consume({ action: "login", ip: "2.2.2.2", address })).rejects.toBeInstanceOf(
       RateLimitedError,
     );
+  });
+
+  it("shares logins' failures between two instances, per client and per address", async () => {
+    const address = `login-${crypto.randomUUID()}@example.com`;
+    const [a, b] = [0, 1].map(() => {
+      const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      clients.push(redis);
+      return createLoginLimiter({ perAddress: { points: 3, durationSeconds: 60 }, perClient: 2, redis });
+    }) as [ReturnType<typeof createLoginLimiter>, ReturnType<typeof createLoginLimiter>];
+    const wrong = () => Promise.reject(unauthorized("Invalid email or password"));
+    const right = () => Promise.resolve("signed in");
+
+    await expect(a.attempt(address, "1.1.1.1", wrong)).rejects.toMatchObject({ statusCode: 401 });
+    await expect(b.attempt(address, "1.1.1.1", wrong)).rejects.toMatchObject({ statusCode: 401 });
+    // The client's own two failures, one on each instance, stop it on either.
+    await expect(a.attempt(address, "1.1.1.1", right)).rejects.toBeInstanceOf(RateLimitedError);
+    // The third failure in total holds back every client that failed, on either instance…
+    await expect(a.attempt(address, "2.2.2.2", wrong)).rejects.toMatchObject({ statusCode: 401 });
+    await expect(b.attempt(address, "2.2.2.2", right)).rejects.toBeInstanceOf(RateLimitedError);
+    // …but not one that did not.
+    await expect(b.attempt(address, "3.3.3.3", right)).resolves.toBe("signed in");
+  });
+
+  it("shares the pixel's allowance per client between two instances", async () => {
+    const client = `pixel-${crypto.randomUUID()}`;
+    const [a, b] = [0, 1].map(() => {
+      const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      clients.push(redis);
+      return createPerClientLimit(redis, "rl:pixel", 2);
+    });
+    await a?.(client);
+    await b?.(client);
+    await expect(a?.(client)).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(b?.(`${client}-other`)).resolves.toBeUndefined();
   });
 });

@@ -27,14 +27,46 @@ export type RateLimitOptions = {
   redis?: Redis;
 };
 
-/** Per CONTRACT §1: a per-client limit (0 turns it off) and a per-address limit that always applies. */
+/**
+ * Per CONTRACT §1: a per-client limit (0 turns it off) and a per-address limit that always applies.
+ * For sign-ins the per-address limit is the total of wrong passwords (login-limiter.ts).
+ */
 export const DEFAULT_PER_ADDRESS = { points: 10, durationSeconds: 15 * 60 };
 
-function createLimiter(redis: Redis | undefined, keyPrefix: string, points: number, duration: number) {
+export function createLimiter(redis: Redis | undefined, keyPrefix: string, points: number, duration: number) {
   if (!redis) return new RateLimiterMemory({ keyPrefix, points, duration });
   // If Redis is unreachable the process keeps limiting on its own rather than failing requests.
   const insuranceLimiter = new RateLimiterMemory({ keyPrefix, points, duration });
   return new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration, insuranceLimiter });
+}
+
+/** Takes a point of `key`'s allowance, or refuses with 429 and the seconds until it is back. */
+export async function take(limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes> {
+  try {
+    return await limiter.consume(key);
+  } catch (result) {
+    if (result instanceof RateLimiterRes) throw new RateLimitedError(retryAfterSeconds(result));
+    throw result;
+  }
+}
+
+export const retryAfterSeconds = (result: RateLimiterRes) =>
+  Math.max(1, Math.ceil(result.msBeforeNext / 1000));
+
+/**
+ * An allowance per client address and minute for one public route, shared through Redis like
+ * the others; null when off (0).
+ */
+export function createPerClientLimit(
+  redis: Redis | undefined,
+  keyPrefix: string,
+  perMinute: number,
+): ((client: string) => Promise<void>) | null {
+  if (perMinute <= 0) return null;
+  const limiter = createLimiter(redis, keyPrefix, perMinute, 60);
+  return async (client) => {
+    await take(limiter, client);
+  };
 }
 
 export function createAccountRateLimiter(options: RateLimitOptions): AccountRateLimiter {
@@ -46,17 +78,6 @@ export function createAccountRateLimiter(options: RateLimitOptions): AccountRate
     options.perAddress.points,
     options.perAddress.durationSeconds,
   );
-
-  async function take(limiter: RateLimiterAbstract, key: string) {
-    try {
-      await limiter.consume(key);
-    } catch (result) {
-      if (result instanceof RateLimiterRes) {
-        throw new RateLimitedError(Math.max(1, Math.ceil(result.msBeforeNext / 1000)));
-      }
-      throw result;
-    }
-  }
 
   return {
     async consume({ action, ip, address }) {

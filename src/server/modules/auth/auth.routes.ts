@@ -12,15 +12,9 @@ import { errorBodySchema } from "@shared/http";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireAuth } from "../../plugins/auth";
-import {
-  type AuthDeps,
-  logIn,
-  requestPasswordReset,
-  resetPassword,
-  signUp,
-  verifyEmail,
-} from "./auth.service";
+import { type AuthDeps, logIn, resetPassword, signUp, verifyEmail } from "./auth.service";
 import { toUser, withOnboardingState } from "./current-user";
+import { requestPasswordReset } from "./password-reset-request";
 import { revokeSession } from "./sessions";
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema };
@@ -48,13 +42,15 @@ export async function authRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const body = request.body;
-      await limit(body.mode, body.email)(request);
       if (body.mode === "signup") {
+        await limit("signup", body.email)(request);
         const { invited } = await signUp(deps, body);
         const message = invited ? AUTH_MESSAGES.registeredInvited : AUTH_MESSAGES.registered;
         return reply.code(201).send({ message });
       }
-      const session = await logIn(deps, body);
+      // Per address, only failures count, and mostly the failing client's own (login-limiter.ts).
+      await limit("login")(request);
+      const session = await app.loginLimiter.attempt(body.email, request.ip, () => logIn(deps, body));
       return reply.code(200).send({ ...session, message: AUTH_MESSAGES.loggedIn });
     },
   );

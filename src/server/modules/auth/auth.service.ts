@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { users } from "../../db/schema";
 import { AppError, badRequest, unauthorized } from "../../errors";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "../../lib/passwords";
-import { accountExistsMail, resetPasswordMail, verificationMail } from "../../mail/account-mails";
+import { accountExistsMail, verificationMail } from "../../mail/account-mails";
 import { enqueueMail } from "../../mail/outbox";
 import { acceptInvitationToken } from "../team/team-invitations";
 import { loadUser } from "./current-user";
@@ -118,18 +118,6 @@ export async function verifyEmail(deps: AuthDeps, token: string): Promise<{ toke
   });
   if (!userId) throw badRequest(AUTH_MESSAGES.invalidVerificationToken);
   return startSession(deps.db, userId);
-}
-
-/** Always answers the same (CONTRACT §3); only a known address gets a mail. */
-export async function requestPasswordReset(deps: AuthDeps, emailInput: string): Promise<void> {
-  const email = normalizeEmail(emailInput);
-  await deps.db.transaction(async (tx) => {
-    const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-    if (!row) return;
-    const token = await issueOneTimeToken(tx, row.id, "reset_password");
-    await enqueueMail(tx, resetPasswordMail(email, deps.publicUrl, token));
-  });
-  deps.onMailQueued();
 }
 
 /**

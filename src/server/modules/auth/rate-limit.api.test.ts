@@ -4,22 +4,36 @@ import {
   createOrganization,
   createTestApp,
   STRONG_PASSWORD,
+  signUpVerified,
   type TestApp,
 } from "../../test-helpers";
 
 const forgot = (t: TestApp, email: string) =>
   t.app.inject({ method: "POST", url: "/api/forgot-password", payload: { email } });
+/** Sign-ins to one address, each from the client address it names. */
+const signingIn =
+  (t: TestApp, email: string) =>
+  (client: string, password = STRONG_PASSWORD) =>
+    t.app.inject({
+      method: "POST",
+      url: "/api/auth",
+      remoteAddress: client,
+      payload: { email, password, mode: "login" },
+    });
 
 describe("rate limits on the account routes", () => {
   let perAddress: TestApp;
   let perClient: TestApp;
+  let defaults: TestApp;
   beforeAll(async () => {
     perAddress = await createTestApp({ perAddressLimit: { points: 3, durationSeconds: 60 } });
     perClient = await createTestApp({ env: { RATE_LIMIT_PER_IP: "5" }, mail: undefined });
+    defaults = await createTestApp();
   });
   afterAll(async () => {
     await perAddress.close();
     await perClient.close();
+    await defaults.close();
   });
 
   it("limits one address even when the per-client limit is off, with 429 and Retry-After", async () => {
@@ -36,6 +50,46 @@ describe("rate limits on the account routes", () => {
     expect(limited.json().message).toMatch(/Too many attempts/);
     // Another address is not affected.
     expect((await attempt("other@example.com")).statusCode).toBe(401);
+  });
+
+  it("holds back only the clients that failed once an address's failures reach the total, so its owner still signs in", async () => {
+    const victim = await signUpVerified(perAddress, "victim@example.com");
+    const login = signingIn(perAddress, "victim@example.com");
+    // The total (3) is reached from two clients.
+    for (const client of ["203.0.113.66", "203.0.113.66", "203.0.113.67"])
+      expect((await login(client, "Wrong-pass1!")).statusCode).toBe(401);
+    for (const client of ["203.0.113.66", "203.0.113.67"]) {
+      const held = await login(client, STRONG_PASSWORD);
+      expect(held.statusCode).toBe(429);
+      expect(Number(held.headers["retry-after"])).toBeGreaterThan(0);
+    }
+    const owner = await login("198.51.100.9", STRONG_PASSWORD);
+    expect(owner.statusCode, owner.body).toBe(200);
+    expect(owner.json().user.id).toBe(victim.user.id);
+    // A client that has not failed yet gets its try; after a failure it is held back too.
+    expect((await login("203.0.113.68", "Wrong-pass1!")).statusCode).toBe(401);
+    expect((await login("203.0.113.68", "Wrong-pass1!")).statusCode).toBe(429);
+  });
+
+  it("limits one client's failures for one address more tightly than the address's total", async () => {
+    await signUpVerified(defaults, "owner@example.com");
+    const login = signingIn(defaults, "owner@example.com");
+    // Ten wrong passwords, as the review tried: the client is stopped after five.
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await login("203.0.113.70", "Wrong-pass1!")).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429]);
+    // Another client is below the total: it may still try, and the owner signs in.
+    expect((await login("203.0.113.71", "Wrong-pass1!")).statusCode).toBe(401);
+    expect((await login("198.51.100.10", STRONG_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it("forgets a client's failures once it signs in", async () => {
+    await signUpVerified(defaults, "typo@example.com");
+    const login = signingIn(defaults, "typo@example.com");
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 4; i++) expect((await login("198.51.100.11", "Wrong-pass1!")).statusCode).toBe(401);
+      expect((await login("198.51.100.11")).statusCode).toBe(200);
+    }
   });
 
   it("limits one client per minute in each route family, so one family does not lock out another", async () => {

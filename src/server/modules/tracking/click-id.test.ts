@@ -34,6 +34,13 @@ describe("click ids", () => {
     expect(ids.read(`${id}A`, target, now)).toBeNull();
   });
 
+  it("prove nothing when issued as unprovable (a bot's hit), to any organization", () => {
+    const id = ids.issue(source, target, now, false);
+    expect(id).toHaveLength(CLICK_ID_LENGTH);
+    for (const org of [target, source, randomUUID()]) expect(ids.read(id, org, now)).toBeNull();
+    expect(ids.issue(source, target, now, false)).not.toBe(id);
+  });
+
   it("expire after 30 days and are not accepted from far in the future", () => {
     const id = ids.issue(source, target, now);
     expect(ids.read(id, target, now + CLICK_ID_TTL_MS)).not.toBeNull();

@@ -19,6 +19,19 @@ const POOL_BYTES = RANDOM_BYTES * 256;
 let pool = randomBytes(POOL_BYTES);
 let offset = 0;
 
+/**
+ * Random bytes into `id` at `at`, from a pool refilled 256 ids at a time: one call to the
+ * system's generator per redirect shows in profiles.
+ */
+function fillRandom(id: Buffer, at: number, length: number) {
+  if (offset + length > POOL_BYTES) {
+    pool = randomBytes(POOL_BYTES);
+    offset = 0;
+  }
+  pool.copy(id, at, offset, offset + length);
+  offset += length;
+}
+
 export type ClickIdClaims = { sourceOrgId: string; occurredAt: number };
 
 /**
@@ -45,19 +58,17 @@ export function createClickIds(secret: string) {
   }
 
   return {
-    issue(sourceOrgId: string, targetOrgId: string, now: number): string {
+    /**
+     * A click's id. One that may not record a lead (`provable` false: a bot's hit, CONTRACT §5)
+     * has random bytes where the MAC goes, so no organization can ever prove it, whoever learns it.
+     */
+    issue(sourceOrgId: string, targetOrgId: string, now: number, provable = true): string {
       const id = Buffer.allocUnsafe(ID_BYTES);
       id.writeUIntBE(now, 0, TIME_BYTES);
-      // Random bytes come from a pool filled 256 ids at a time: one call to the system's
-      // generator per redirect shows in profiles.
-      if (offset + RANDOM_BYTES > POOL_BYTES) {
-        pool = randomBytes(POOL_BYTES);
-        offset = 0;
-      }
-      pool.copy(id, TIME_BYTES, offset, offset + RANDOM_BYTES);
-      offset += RANDOM_BYTES;
+      fillRandom(id, TIME_BYTES, RANDOM_BYTES);
       bytesOf(sourceOrgId).copy(id, TIME_BYTES + RANDOM_BYTES);
-      mac(id.subarray(0, BODY_BYTES), targetOrgId).copy(id, BODY_BYTES);
+      if (provable) mac(id.subarray(0, BODY_BYTES), targetOrgId).copy(id, BODY_BYTES);
+      else fillRandom(id, BODY_BYTES, MAC_BYTES);
       return id.toString("base64url");
     },
 

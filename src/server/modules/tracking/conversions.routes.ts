@@ -60,7 +60,9 @@ export async function conversionsRoutes(app: FastifyInstance) {
         description:
           "A 1×1 GIF that records a conversion from the browser, as conversion.js does. It needs no API key " +
           "(a key must never be in a web page): the click id must exist, be under 30 days old and have `org` as " +
-          "its target. 400 for a missing or unknown type, 404 otherwise.",
+          "its target. 400 for a missing or unknown type, 404 otherwise. Each client address records at most " +
+          "`PIXEL_RATE_LIMIT_PER_IP` new leads a minute (20 by default); beyond, 429 `{message}` with " +
+          "`Retry-After` instead of the GIF.",
         security: [],
         params: z.object({ clickId: z.string().min(1).max(64) }),
         querystring: z.object({
@@ -78,12 +80,15 @@ export async function conversionsRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const type = CONVERSION_TYPES.find((t) => t === request.query.type);
       if (!type) throw badRequest(TYPE_MESSAGE);
-      await recorder.recordPixel({
-        organizationId: request.query.org ?? "",
-        clickId: request.params.clickId,
-        type,
-        value: request.query.value,
-      });
+      await recorder.recordPixel(
+        {
+          organizationId: request.query.org ?? "",
+          clickId: request.params.clickId,
+          type,
+          value: request.query.value,
+        },
+        request.ip,
+      );
       // As the fast path answers it (pixel-fast-path.ts).
       return reply.headers(PIXEL_HEADERS).send(PIXEL_GIF);
     },

@@ -70,6 +70,8 @@ export function createConversionRecorder(deps: {
   db: Db;
   clickIds: ClickIds;
   journal: ClickRecorder<StoredConversion>;
+  /** Charges a client address for a new lead by pixel, or refuses it (429); none when off. */
+  limitPixel?: ((client: string) => Promise<void>) | null;
 }) {
   const known = new LRUCache<string, ConversionResult>({ max: 100_000, ttl: 60 * 60_000 });
   const pixelSeen = new LRUCache<string, true>({ max: 100_000, ttl: 60 * 60_000 });
@@ -97,11 +99,16 @@ export function createConversionRecorder(deps: {
       return result;
     },
 
-    async recordPixel(input: ConversionInput): Promise<void> {
+    /**
+     * `client` is the request's address. The pixel needs no key, so only what would record a new
+     * lead is charged to it: a repeat or an unproven id stores nothing and costs no allowance.
+     */
+    async recordPixel(input: ConversionInput, client: string): Promise<void> {
       const key = keyOf(input);
       if (known.has(key) || pixelSeen.has(key)) return;
       const now = input.now ?? new Date();
       const claims = prove(input, now);
+      if (deps.limitPixel) await deps.limitPixel(client);
       await deps.journal.record(conversionRow(claims, input, now));
       pixelSeen.set(key, true);
     },

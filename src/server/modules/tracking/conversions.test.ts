@@ -44,20 +44,23 @@ function setUp(options: { busy?: boolean } = {}) {
   return { dir, journal, recorder, source, target, click, leadsOf, rowsOf };
 }
 
+/** The address a pixel comes from; these recorders have no allowance to charge. */
+const CLIENT = "192.0.2.1";
+
 describe("conversions", () => {
   it("journal a pixel's lead before answering and store it once, however often it fires", async () => {
     const { journal, recorder, target, click, leadsOf, rowsOf } = setUp({ busy: true });
     const clickId = click();
     await Promise.all(
       Array.from({ length: 5 }, () =>
-        recorder.recordPixel({ organizationId: target, clickId, type: "signup" }),
+        recorder.recordPixel({ organizationId: target, clickId, type: "signup" }, CLIENT),
       ),
     );
     expect(journal.pendingCount()).toBeGreaterThanOrEqual(1);
     await journal.settle();
     expect(await rowsOf()).toHaveLength(1);
     expect(await leadsOf()).toBe(1);
-    await recorder.recordPixel({ organizationId: target, clickId, type: "purchase", value: 49.5 });
+    await recorder.recordPixel({ organizationId: target, clickId, type: "purchase", value: 49.5 }, CLIENT);
     await journal.close();
     const rows = await rowsOf();
     expect(rows.map((row) => [row.type, row.value]).sort()).toEqual([
@@ -70,7 +73,7 @@ describe("conversions", () => {
   it("tell a server call that a lead the pixel recorded first is a repeat", async () => {
     const { journal, recorder, target, click, leadsOf } = setUp({ busy: true });
     const clickId = click();
-    await recorder.recordPixel({ organizationId: target, clickId, type: "trial" });
+    await recorder.recordPixel({ organizationId: target, clickId, type: "trial" }, CLIENT);
     const result = await recorder.record({ organizationId: target, clickId, type: "trial" });
     expect(result.duplicate).toBe(true);
     expect(await leadsOf()).toBe(1);
@@ -100,7 +103,9 @@ describe("conversions", () => {
       [randomUUID(), click()],
       [target, "made-up-click-id-1234"],
     ] as const) {
-      await expect(recorder.recordPixel({ organizationId, clickId, type: "signup" })).rejects.toMatchObject({
+      await expect(
+        recorder.recordPixel({ organizationId, clickId, type: "signup" }, CLIENT),
+      ).rejects.toMatchObject({
         statusCode: 404,
       });
       await expect(recorder.record({ organizationId, clickId, type: "signup" })).rejects.toMatchObject({

@@ -45,9 +45,13 @@ export function verifyTrackedLink(secret: string, query: Record<string, unknown>
   return safeEqual(sig, hmac(secret, canonical(link))) ? link : null;
 }
 
-/** The target with bclickid added; its own query (UTM and the rest) is kept. */
-export function landingUrl(url: string, clickId: string): string {
+/**
+ * The target with bclickid added; its own query (UTM and the rest) is kept. Without a click id
+ * (a hit that may record no lead) the target never carries one, not even one written into it.
+ */
+export function landingUrl(url: string, clickId: string | null): string {
   const target = new URL(url);
-  target.searchParams.set("bclickid", clickId);
+  if (clickId === null) target.searchParams.delete("bclickid");
+  else target.searchParams.set("bclickid", clickId);
   return target.toString();
 }

@@ -1,7 +1,13 @@
 import { CONVERSION_TYPES, type ConversionType } from "@shared/tracking";
 import { parse } from "fast-querystring";
 import { AppError } from "../../errors";
-import { answerFailure, type FastPath, type FastPathDeps, headerTemplate } from "../../fast-path";
+import {
+  answerFailure,
+  clientAddress,
+  type FastPath,
+  type FastPathDeps,
+  headerTemplate,
+} from "../../fast-path";
 import type { ConversionInput, ConversionRecorder } from "./conversions.service";
 
 /** A 1×1 transparent GIF: the pixel's answer. */
@@ -59,13 +65,14 @@ export function createPixelFastPath(deps: FastPathDeps & { leads: ConversionReco
     const match = PIXEL_PATH.exec(url);
     const input = match ? validPixelQuery(match[1] as string, match[2] as string) : null;
     if (!input || deps.closing()) return false;
-    deps.leads.recordPixel(input).then(
+    deps.leads.recordPixel(input, clientAddress(deps, request)).then(
       () => {
         response.writeHead(200, headers());
         response.end(PIXEL_GIF);
       },
       (error: unknown) => {
-        // Not proven (404): the route says so in its own words.
+        // Not proven (404) or over the client's allowance (429): the route says so in its own words
+        // (charging a client already over its allowance once more, which changes nothing).
         if (error instanceof AppError) return fallback();
         answerFailure(deps, response, error, url);
       },

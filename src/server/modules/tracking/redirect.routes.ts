@@ -45,8 +45,10 @@ export async function redirectRoutes(app: FastifyInstance) {
         tags: [API_TAGS.conversions],
         summary: "Follow a tracked link",
         description:
-          "Records the click and redirects (302) to `url` with `bclickid` added. The link must carry its `sig`; a " +
-          "missing or wrong signature, or a url off the ad's host, answers 400 and records nothing.",
+          "Records the click and redirects (302) to `url` with `bclickid` added. A hit that is not a person's " +
+          "(a bot user agent, a HEAD, a mail scanner, a burst of one sender's links) is recorded but lands " +
+          "without `bclickid`: it can record no lead. The link must carry its `sig`; a missing or wrong " +
+          "signature, or a url off the ad's host, answers 400 and records nothing.",
         security: [],
         response: { 400: errorBodySchema },
       },
@@ -67,7 +69,9 @@ export async function redirectRoutes(app: FastifyInstance) {
       schema: {
         tags: [API_TAGS.conversions],
         summary: "Follow a short link",
-        description: "The short form of a tracked link: records the click and redirects (302) in one hop.",
+        description:
+          "The short form of a tracked link: records the click and redirects (302) in one hop, with `bclickid` " +
+          "for a person's hit only, as the tracked link does.",
         security: [],
         params: z.object({ code: z.string().max(64) }),
         response: { 400: errorBodySchema, 404: errorBodySchema },

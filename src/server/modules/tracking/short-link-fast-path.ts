@@ -1,10 +1,14 @@
-import proxyAddr from "@fastify/proxy-addr";
-import { answerFailure, type FastPath, type FastPathDeps, headerTemplate } from "../../fast-path";
+import {
+  answerFailure,
+  clientAddress,
+  type FastPath,
+  type FastPathDeps,
+  headerTemplate,
+} from "../../fast-path";
 import type { Tracker } from "./tracking.service";
 
 /** Codes as short-links.service.ts makes them (base64url); anything else is the route's to refuse. */
 const SHORT_PATH = /^\/s\/([A-Za-z0-9_-]{1,32})$/;
-const trustAll = () => true;
 
 /**
  * Short links answer every click of every e-mail, tens of thousands a second. A GET or HEAD of
@@ -28,7 +32,7 @@ export function createShortLinkFastPath(deps: FastPathDeps & { tracker: Tracker 
 
     const hit = {
       method: request.method,
-      ip: (deps.trustProxy ? proxyAddr(request, trustAll) : request.socket.remoteAddress) ?? "",
+      ip: clientAddress(deps, request),
       userAgent: request.headers["user-agent"] ?? "",
       referer: request.headers.referer,
     };

@@ -36,7 +36,7 @@ const bareHost = (host: string) => host.toLowerCase().replace(/^www\./, "");
 
 /**
  * The redirect path: link lookups from memory, a verdict per hit, the click committed in a
- * batch, then the landing URL with its bclickid.
+ * batch, then the landing URL with its bclickid (a person's hit only).
  */
 export function createTracker(
   db: Db,
@@ -49,6 +49,8 @@ export function createTracker(
     redis?: Redis;
     notifications?: ChangeNotifications;
     visitorSalts: VisitorSalts;
+    /** The conversion pixel's allowance per client address (CONTRACT §2, 429). */
+    limitPixel?: ((client: string) => Promise<void>) | null;
   },
 ) {
   const recorder = createClickRecorder(db, options.journalDir, {
@@ -64,7 +66,12 @@ export function createTracker(
   });
   const clickIds = createClickIds(secret);
   // One recorder of leads for the route and the pixel's fast path: what one remembers, both know.
-  const leads = createConversionRecorder({ db, clickIds, journal: conversions });
+  const leads = createConversionRecorder({
+    db,
+    clickIds,
+    journal: conversions,
+    limitPixel: options.limitPixel,
+  });
   const classify = createClickClassifier({ redis: options.redis });
   const hashVisitor = createVisitorHasher(options.visitorSalts);
   const shortCodes = createShortLinkResolver(db);
@@ -81,7 +88,7 @@ export function createTracker(
   // around the click id, exactly as landingUrl writes it).
   const targets = new LRUCache<
     string,
-    { host: string; landingPrefix: string; landingSuffix: string } | false
+    { host: string; landingPrefix: string; landingSuffix: string; landingWithoutId: string } | false
   >({ max: 50_000 });
   function parseTarget(url: string) {
     let parsed = targets.get(url);
@@ -93,7 +100,12 @@ export function createTracker(
           const [landingPrefix = "", landingSuffix = ""] = landingUrl(url, CLICK_ID_SLOT).split(
             CLICK_ID_SLOT,
           );
-          parsed = { host: bareHost(target.hostname), landingPrefix, landingSuffix };
+          parsed = {
+            host: bareHost(target.hostname),
+            landingPrefix,
+            landingSuffix,
+            landingWithoutId: landingUrl(url, null),
+          };
         }
       } catch {}
       targets.set(url, parsed);
@@ -146,7 +158,10 @@ export function createTracker(
     });
     // Judged in memory without Redis: no promise to wait for.
     const verdict = judged instanceof Promise ? await judged : judged;
-    const clickId = clickIds.issue(link.sourceOrgId, link.targetOrgId, now);
+    // CONTRACT §5: a hit that is not a person's is kept but can record no lead. Its stored id
+    // proves nothing, and the reader lands without one, so a landing page keeps the click id of
+    // the person's own earlier click (click.js) rather than have it replaced by nothing usable.
+    const clickId = clickIds.issue(link.sourceOrgId, link.targetOrgId, now, !verdict.bot);
     await recorder.record({
       id: clickId,
       short_code: shortCode,
@@ -164,7 +179,7 @@ export function createTracker(
       duplicate: verdict.duplicate,
       verified: verdict.verified,
     });
-    return target.landingPrefix + clickId + target.landingSuffix;
+    return verdict.bot ? target.landingWithoutId : target.landingPrefix + clickId + target.landingSuffix;
   }
 
   /**
