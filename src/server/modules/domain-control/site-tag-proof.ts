@@ -13,6 +13,9 @@ const MAX_PAGE_BYTES = 1024 * 1024;
  * 3 redirects, each judged again). A redirect is followed because the domain's owner set it up
  * (`acme.com` → `www.acme.com`); only the home page without a query is ever asked for, so nobody
  * else can steer where it leads. https first; http only when https cannot connect at all.
+ * Only a home page that answers 2xx counts, and only a tag in its <head>, where pages keep their
+ * metadata: a body may show visitors' content (comments, listings), and an error page is no
+ * home page at all.
  */
 export async function siteTagProvesDomain(
   domain: string,
@@ -34,14 +37,14 @@ export async function siteTagProvesDomain(
       if (error instanceof OutboundFetchError && error.reason === "network") continue;
       return false;
     }
-    return pageHasTag(page.body.toString("utf8"), token);
+    return page.status >= 200 && page.status < 300 && pageHasTag(page.body.toString("utf8"), token);
   }
   return false;
 }
 
 export function pageHasTag(html: string, token: string): boolean {
   const $ = load(html);
-  return $(`meta[name="${SITE_VERIFICATION_NAME}"]`)
+  return $(`head > meta[name="${SITE_VERIFICATION_NAME}"]`)
     .toArray()
     .some((meta) => ($(meta).attr("content") ?? "").trim() === token);
 }

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { emailProvesDomain } from "./email-proof";
+import { isOwnableDomain, urlIsOnDomain } from "./ownable-domain";
+
+describe("proof (a): a verified address at the domain", () => {
+  it.each([
+    ["ceo@acme.com", "acme.com"],
+    ["CEO@Acme.COM", "acme.com"],
+    ["ops@mail.acme.com", "acme.com"],
+    ["ops@eu.mail.acme.com", "acme.com"],
+    ["founder@acme.co.uk", "acme.co.uk"],
+    ["me@team.acme.co.uk", "acme.co.uk"],
+    ["dev@blog.acme.com", "blog.acme.com"],
+  ])("%s proves %s", (email, domain) => {
+    expect(emailProvesDomain(email, domain)).toBe(true);
+  });
+
+  it("an address at the parent domain does not prove a subdomain someone else may run", () => {
+    expect(emailProvesDomain("ceo@acme.com", "shop.acme.com")).toBe(false);
+  });
+
+  it.each([
+    ["ceo@acme.com.evil.com", "acme.com"],
+    ["ceo@evilacme.com", "acme.com"],
+    ["ceo@acme.co", "acme.com"],
+    ["ceo@acme.com", "acme.co"],
+    ["ceo@notacme.com", "acme.com"],
+    ["acme.com@evil.com", "acme.com"],
+  ])("the lookalike %s does not prove %s", (email, domain) => {
+    expect(emailProvesDomain(email, domain)).toBe(false);
+  });
+
+  it.each([
+    ["someone@gmail.com", "gmail.com"],
+    ["someone@googlemail.com", "googlemail.com"],
+    ["someone@outlook.com", "outlook.com"],
+    ["someone@hotmail.com", "hotmail.com"],
+    ["someone@yahoo.co.uk", "yahoo.co.uk"],
+    ["someone@protonmail.com", "protonmail.com"],
+    ["someone@gmail.com", "dialpad.com"],
+  ])("the free-mail address %s never proves %s, even the provider's own domain", (email, domain) => {
+    expect(emailProvesDomain(email, domain)).toBe(false);
+  });
+
+  it("no public suffix is ownable, whatever the address", () => {
+    expect(emailProvesDomain("someone@acme.co.uk", "co.uk")).toBe(false);
+    expect(emailProvesDomain("someone@acme.github.io", "github.io")).toBe(false);
+    expect(emailProvesDomain("someone@com", "com")).toBe(false);
+  });
+});
+
+describe("ownable domains", () => {
+  it.each(["acme.com", "acme.co.uk", "shop.acme.com", "acme.github.io", "acme.test"])(
+    "%s can be owned",
+    (domain) => {
+      expect(isOwnableDomain(domain)).toBe(true);
+    },
+  );
+
+  it.each(["co.uk", "github.io", "com", "herokuapp.com", "127.0.0.1", "acme.com.", ""])(
+    "%s cannot be owned",
+    (domain) => {
+      expect(isOwnableDomain(domain)).toBe(false);
+    },
+  );
+
+  it("a URL is on a domain only when its host is the domain or one of its subdomains", () => {
+    expect(urlIsOnDomain("https://acme.com/pricing", "acme.com")).toBe(true);
+    expect(urlIsOnDomain("https://www.acme.com/", "acme.com")).toBe(true);
+    expect(urlIsOnDomain("http://Go.ACME.com./x", "acme.com")).toBe(true);
+    expect(urlIsOnDomain("https://acme.com.evil.com/", "acme.com")).toBe(false);
+    expect(urlIsOnDomain("https://evilacme.com/", "acme.com")).toBe(false);
+    expect(urlIsOnDomain("https://evil.com/?u=https://acme.com/", "acme.com")).toBe(false);
+    expect(urlIsOnDomain("https://acme.com@evil.com/", "acme.com")).toBe(false);
+    expect(urlIsOnDomain("/relative", "acme.com")).toBe(false);
+  });
+});

@@ -1,0 +1,163 @@
+import { createSocket } from "node:dgram";
+import { Resolver } from "node:dns/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import * as dnsPacket from "dns-packet";
+import { siteVerificationMetaTag, siteVerificationTxtRecord } from "../shared/domain-verification";
+import { type SafeFetchOptions, safeFetch } from "./lib/safe-fetch";
+import type { PageFetch } from "./modules/domain-control/site-tag-proof";
+import { startFixtureSite } from "./test-fixture-site";
+
+/**
+ * Local stand-ins for what a domain's owner controls (CONTRACT §4 proofs (b) and (c)): a real DNS
+ * server answering TXT records over UDP, and real HTTP sites answering by Host. The app under test
+ * gets them through `buildApp`'s `domainProof`, so the proofs run their production code paths.
+ */
+
+export type DnsServer = {
+  port: number;
+  /** TXT records by lower-case name; each record as the strings it is sent in (long ones are split). */
+  txt: Map<string, string[][]>;
+  /** Names the server receives queries for and never answers, as a dead server would. */
+  silent: Set<string>;
+  /** Every name asked, in order. */
+  queries: string[];
+  publishTxt(domain: string, token: string): void;
+  /** A `dns.promises.Resolver` that asks only this server; a short timeout keeps silent cases fast. */
+  resolver(options?: { timeout?: number; tries?: number }): Resolver;
+  close(): Promise<void>;
+};
+
+/**
+ * Names present in `txt` answer their records (none for other types); names absent answer
+ * NXDOMAIN, as an authoritative server does for a name that does not exist.
+ */
+export async function startDnsServer(): Promise<DnsServer> {
+  const socket = createSocket("udp4");
+  const txt = new Map<string, string[][]>();
+  const silent = new Set<string>();
+  const queries: string[] = [];
+  socket.on("message", (message, remote) => {
+    let query: dnsPacket.Packet;
+    try {
+      query = dnsPacket.decode(message);
+    } catch {
+      return;
+    }
+    const [question] = query.questions ?? [];
+    if (!question) return;
+    const name = question.name.toLowerCase();
+    queries.push(name);
+    if (silent.has(name)) return;
+    const records = txt.get(name);
+    const NXDOMAIN = 3;
+    const response = dnsPacket.encode({
+      type: "response",
+      id: query.id,
+      flags:
+        dnsPacket.AUTHORITATIVE_ANSWER |
+        dnsPacket.RECURSION_AVAILABLE |
+        ((query.flags ?? 0) & dnsPacket.RECURSION_DESIRED) |
+        (records ? 0 : NXDOMAIN),
+      questions: [question],
+      answers:
+        records && question.type === "TXT"
+          ? records.map((data) => ({ type: "TXT" as const, name: question.name, ttl: 60, data }))
+          : [],
+    });
+    socket.send(response, remote.port, remote.address);
+  });
+  await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
+  const { port } = socket.address();
+  return {
+    port,
+    txt,
+    silent,
+    queries,
+    publishTxt(domain, token) {
+      const records = txt.get(domain) ?? [];
+      txt.set(domain, [...records, [siteVerificationTxtRecord(token)]]);
+    },
+    resolver({ timeout = 1_000, tries = 1 } = {}) {
+      const resolver = new Resolver({ timeout, tries });
+      resolver.setServers([`127.0.0.1:${port}`]);
+      return resolver;
+    },
+    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+  };
+}
+
+/** A home page carrying `head` inside its <head>, and `body` in its <body>. */
+export function homePage({ head = "", body = "<h1>Welcome</h1>" }: { head?: string; body?: string } = {}) {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Home</title>${head}</head><body>${body}</body></html>`;
+}
+
+/** What a site answers at `/`: a page (default status 200) or a redirect to `location`. */
+export type SitePage = { status?: number; html?: string; location?: string };
+
+export type Sites = {
+  /** Pages answered at `https://HOST/` and `http://HOST/`; a host absent from one cannot be connected to. */
+  https: Map<string, SitePage>;
+  http: Map<string, SitePage>;
+  /** Where `scheme://host/` is really served: for redirects between the fixture sites. */
+  urlOf(scheme: "https" | "http", host: string): string;
+  publishTag(domain: string, token: string): void;
+  /** The proof's `fetchPage`: the real SSRF-safe client, pointed at the local sites. */
+  fetchPage: PageFetch;
+  /** Every URL asked, as the proof asked it (before the mapping to local ports). */
+  asked: string[];
+  close(): Promise<void>;
+};
+
+/**
+ * Two local HTTP servers stand in for port 443 and port 80 of any host name: `fetchPage` maps
+ * `https://acme.test/` to `http://acme.test:<443's stand-in>/` and resolves every name to
+ * 127.0.0.1 (hence allowPrivate), then calls the real `safeFetch`, which follows redirects itself.
+ * A host a map does not list gets its connection cut: a network failure, as for a site that is down.
+ */
+export async function startSites(): Promise<Sites> {
+  const https = new Map<string, SitePage>();
+  const http = new Map<string, SitePage>();
+  const serve = (pages: Map<string, SitePage>) => (request: IncomingMessage, response: ServerResponse) => {
+    const page = pages.get((request.headers.host ?? "").replace(/:\d+$/, ""));
+    if (!page) {
+      request.socket.destroy();
+      return;
+    }
+    if (page.location) {
+      response.writeHead(page.status ?? 301, { location: page.location }).end();
+      return;
+    }
+    response
+      .writeHead(page.status ?? 200, { "content-type": "text/html; charset=utf-8" })
+      .end(page.html ?? "");
+  };
+  const secure = await startFixtureSite(serve(https));
+  const plain = await startFixtureSite(serve(http));
+  const urlOf = (scheme: "https" | "http", host: string) =>
+    `http://${host}:${scheme === "https" ? secure.port : plain.port}/`;
+  const asked: string[] = [];
+  const fetchPage: PageFetch = (url: string, options: SafeFetchOptions) => {
+    asked.push(url);
+    const target = new URL(url);
+    const local = urlOf(target.protocol === "https:" ? "https" : "http", target.hostname);
+    return safeFetch(`${local.slice(0, -1)}${target.pathname}${target.search}`, {
+      ...options,
+      allowPrivate: true,
+      lookup: async () => [{ address: "127.0.0.1", family: 4 }],
+    });
+  };
+  return {
+    https,
+    http,
+    urlOf,
+    publishTag(domain, token) {
+      https.set(domain, { html: homePage({ head: siteVerificationMetaTag(token) }) });
+    },
+    fetchPage,
+    asked,
+    close: async () => {
+      await secure.close();
+      await plain.close();
+    },
+  };
+}
