@@ -13,6 +13,7 @@ import {
 } from "./db/change-notifications";
 import type { Database } from "./db/client";
 import type { BillingGateway } from "./modules/billing/billing-gateway";
+import type { DomainProverOptions } from "./modules/domain-control/domain-prover";
 import { openTestDatabase } from "./test-database";
 import { type MailReceiver, startMailReceiver, tokenFrom } from "./test-mail-receiver";
 
@@ -41,6 +42,8 @@ export async function createTestApp(
     listener?: ListenerOptions;
     /** Billing against a local fake Stripe. */
     billingGateway?: BillingGateway;
+    /** Proofs of domain control against local sites and a local DNS server (test-domain-proof.ts). */
+    domainProof?: Pick<DomainProverOptions, "fetchPage" | "resolver">;
   } = {},
 ): Promise<TestApp> {
   const mail = options.mail ?? (await startMailReceiver());
@@ -67,6 +70,7 @@ export async function createTestApp(
     perAddressLimit: options.perAddressLimit,
     notifications,
     billingGateway: options.billingGateway,
+    domainProof: options.domainProof,
   });
   await app.ready();
   return {

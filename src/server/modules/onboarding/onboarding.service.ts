@@ -155,12 +155,14 @@ export async function completeOnboarding(
   const email = await verifiedEmailOf(deps.db, auth.userId);
   if (email && emailProvesDomain(email, domain)) return takeOver(deps, auth, input, "email");
 
+  // The last check's time is kept: sending the form again must not be a way around the spacing
+  // of checks, each of which fetches a site of the user's choosing.
   await deps.db
     .insert(domainClaims)
     .values({ userId: auth.userId, domain, onboarding: input })
     .onConflictDoUpdate({
       target: domainClaims.userId,
-      set: { domain, onboarding: input, createdAt: new Date(), checkedAt: null },
+      set: { domain, onboarding: input, createdAt: new Date() },
     });
   return {
     status: 202,
