@@ -59,7 +59,10 @@ export async function onboardingRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const result = await checkDomainClaim(deps(), requireAuth(request));
+      const auth = requireAuth(request);
+      // Each check fetches a site: limited per client as /api/metadata is, beside the spacing.
+      await app.outboundRateLimiter.consume({ action: "domain-check", ip: request.ip });
+      const result = await checkDomainClaim(deps(), auth);
       return reply.code(result.status).send({ user: result.user, message: result.message });
     },
   );

@@ -69,8 +69,12 @@ export async function organizationsRoutes(app: FastifyInstance) {
       config: { access: "admin" },
       schema: { response: { 200: organizationDomainStatusSchema, 429: errorBodySchema, ...errors } },
     },
-    async (request) =>
-      checkOrganizationDomain({ db: app.db, prover: app.domainProver }, requireMember(request)),
+    async (request) => {
+      const member = requireMember(request);
+      // Each check fetches a site: limited per client as /api/metadata is, beside the spacing.
+      await app.outboundRateLimiter.consume({ action: "domain-check", ip: request.ip });
+      return checkOrganizationDomain({ db: app.db, prover: app.domainProver }, member);
+    },
   );
 
   r.get(
