@@ -1,6 +1,7 @@
 import multipart from "@fastify/multipart";
 import { errorBodySchema } from "@shared/http";
 import { LOGO_MAX_BYTES, LOGO_TOO_LARGE, organizationSchema } from "@shared/organizations";
+import { text } from "@shared/text";
 import { normalizeWebsite } from "@shared/website";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -54,8 +55,8 @@ export async function logosRoutes(app: FastifyInstance) {
     {
       config: { access: "public" },
       schema: {
-        params: z.object({ file: z.string().max(300) }),
-        querystring: z.object({ v: z.string().max(40).optional() }),
+        params: z.object({ file: text("Logo file", { trim: false }).max(300) }),
+        querystring: z.object({ v: text("v", { trim: false }).max(40).optional() }),
       },
     },
     async (request, reply) => {

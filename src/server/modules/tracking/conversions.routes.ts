@@ -1,4 +1,5 @@
 import { errorBodySchema } from "@shared/http";
+import { text } from "@shared/text";
 import { CONVERSION_TYPES, recordConversionSchema } from "@shared/tracking";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -62,10 +63,10 @@ export async function conversionsRoutes(app: FastifyInstance) {
           "(a key must never be in a web page): the click id must exist, be under 30 days old and have `org` as " +
           "its target. 400 for a missing or unknown type, 404 otherwise.",
         security: [],
-        params: z.object({ clickId: z.string().min(1).max(64) }),
+        params: z.object({ clickId: text("clickId", { trim: false }).min(1).max(64) }),
         querystring: z.object({
-          type: z.string().max(32).optional(),
-          org: z.string().max(100).optional(),
+          type: text("type", { trim: false }).max(32).optional(),
+          org: text("org", { trim: false }).max(100).optional(),
           value: z.coerce
             .number({ error: "value must be a number" })
             .finite()

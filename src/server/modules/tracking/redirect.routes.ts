@@ -71,7 +71,7 @@ export async function redirectRoutes(app: FastifyInstance) {
         summary: "Follow a short link",
         description: "The short form of a tracked link: records the click and redirects (302) in one hop.",
         security: [],
-        params: z.object({ code: z.string().max(64) }),
+        params: z.object({ code: text("Short link code", { trim: false }).max(64) }),
         response: { 400: errorBodySchema, 404: errorBodySchema },
       },
     },
