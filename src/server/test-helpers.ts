@@ -40,6 +40,8 @@ export async function createTestApp(
     listener?: ListenerOptions;
     /** Billing against a local fake Stripe. */
     billingGateway?: BillingGateway;
+    /** Fastify's logger option (pino's, with a `stream` to read the log); none by default. */
+    logger?: object;
   } = {},
 ): Promise<TestApp> {
   const mail = options.mail ?? (await startMailReceiver());
@@ -61,7 +63,7 @@ export async function createTestApp(
   const app = await buildApp({
     config,
     db: database.db,
-    logger: false,
+    logger: options.logger ?? false,
     outbox: { pollIntervalMs: 100, retryBaseMs: 100, retryMaxMs: 300 },
     perAddressLimit: options.perAddressLimit,
     notifications,
