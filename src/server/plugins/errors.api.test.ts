@@ -1,74 +1,29 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createApiKey,
-  createOrganization,
-  createTestApp,
-  TEST_PUBLIC_URL,
-  type TestApp,
-} from "../test-helpers";
+import { BROWSER_USER_AGENT, createBuddies } from "../test-buddies";
+import { createApiKey, createTestApp, type TestApp } from "../test-helpers";
 
 // Errors raised before a route runs, and hostile input on the public routes, over a real socket
 // where it matters: Node's HTTP parser and the fast paths (fast-path.ts) sit before Fastify.
 let t: TestApp;
 let origin: string;
-let org: Awaited<ReturnType<typeof createOrganization>>;
+let buddies: Awaited<ReturnType<typeof createBuddies>>;
 let apiKey: string;
-let clickId: string;
-let shortPath: string;
 const log: { level: number; msg?: string }[] = [];
-const BROWSER =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 
 beforeAll(async () => {
   t = await createTestApp({
     logger: { level: "warn", stream: { write: (line: string) => log.push(JSON.parse(line)) } },
   });
-  org = await createOrganization(t, "errorco");
-  const partner = await createOrganization(t, "errorpartner");
-  for (const [from, to] of [
-    [org, partner],
-    [partner, org],
-  ] as const) {
-    await t.app.inject({
-      method: "POST",
-      url: "/api/relationships",
-      headers: from.headers,
-      payload: { organizationId: to.organizationId, type: "complement" },
-    });
-    await t.app.inject({
-      method: "POST",
-      url: "/api/marketing/collateral",
-      headers: to.headers,
-      payload: {
-        name: "Try it",
-        description: "The best tool.",
-        ctaText: "Start",
-        ctaUrl: `https://${to === org ? "errorco" : "errorpartner"}.example/start`,
-        status: "active",
-      },
-    });
-  }
-  const listed = await t.app.inject({
-    url: `/api/marketing/collateral?organizationId=${org.organizationId}`,
-    headers: partner.headers,
-  });
-  const trackedUrl = listed.json()[0].trackedUrl;
-  const short = await t.app.inject({
-    method: "POST",
-    url: "/api/short-url",
-    headers: partner.headers,
-    payload: { longUrl: trackedUrl },
-  });
-  shortPath = short.json().shortUrl.slice(TEST_PUBLIC_URL.length);
-  apiKey = (await createApiKey(t, org)).key;
+  buddies = await createBuddies(t, ["errorco", "errorpartner"]);
+  apiKey = (await createApiKey(t, buddies.org)).key;
   origin = await t.app.listen({ port: 0, host: "127.0.0.1" });
-  // Followed once over HTTP, so the short link and the key are in memory and the fast paths take them.
-  const followed = await fetch(`${origin}${shortPath}`, {
+  // Over HTTP once each, so the short link and the key are in memory and the fast paths take them.
+  const followed = await fetch(`${origin}${buddies.shortPath}`, {
     redirect: "manual",
-    headers: { "user-agent": BROWSER },
+    headers: { "user-agent": BROWSER_USER_AGENT },
   });
-  clickId = new URL(followed.headers.get("location") ?? "").searchParams.get("bclickid") ?? "";
+  expect(followed.status).toBe(302);
   expect((await fetch(`${origin}/api/ads`, { headers: { "x-api-key": apiKey } })).status).toBe(200);
 });
 afterAll(() => t.close());
@@ -94,7 +49,7 @@ describe("errors raised before a route runs answer the contract's {message}", ()
     ["a path that does not decode", "/api/relationships/%E0%A4%A", 400],
     ["an over-long id", `/api/relationships/${"x".repeat(500)}`, 414],
   ])("%s", async (_name, url, status) => {
-    const response = await t.app.inject({ url, headers: org.headers });
+    const response = await t.app.inject({ url, headers: buddies.org.headers });
     expect(response.statusCode).toBe(status);
     expect(response.headers["content-type"]).toContain("application/json");
     expect(response.json()).toEqual({ message: expect.any(String) });
@@ -108,7 +63,7 @@ describe("errors raised before a route runs answer the contract's {message}", ()
     const response = await t.app.inject({
       method: "POST",
       url: "/api/api-keys",
-      headers: { ...org.headers, "content-type": type },
+      headers: { ...buddies.org.headers, "content-type": type },
       payload,
     });
     expect(response.statusCode).toBe(status);
@@ -136,21 +91,24 @@ describe("errors raised before a route runs answer the contract's {message}", ()
 describe("public routes refuse a NUL with a 4xx {message}, over HTTP and past the fast paths", () => {
   const cases: [string, () => string, { withKey?: boolean }?][] = [
     ["a short link", () => "/s/%00"],
-    ["a known short link with a NUL after it", () => `${shortPath}%00`],
+    ["a known short link with a NUL after it", () => `${buddies.shortPath}%00`],
     ["a logo", () => "/api/logos/%00.jpg"],
-    ["the pixel's org", () => `/api/marketing/conversion/${clickId}?type=signup&org=%00`],
+    ["the pixel's org", () => `/api/marketing/conversion/${buddies.clickId}?type=signup&org=%00`],
     [
       "the pixel's type",
-      () => `/api/marketing/conversion/${clickId}?type=signup%00&org=${org.organizationId}`,
+      () => `/api/marketing/conversion/${buddies.clickId}?type=signup%00&org=${buddies.org.organizationId}`,
     ],
-    ["the pixel's click id", () => `/api/marketing/conversion/a%00b?type=signup&org=${org.organizationId}`],
+    [
+      "the pixel's click id",
+      () => `/api/marketing/conversion/a%00b?type=signup&org=${buddies.org.organizationId}`,
+    ],
     ["the Ads API's format", () => "/api/ads?format=json%00", { withKey: true }],
   ];
   it.each(cases)("%s", async (_name, path, options) => {
     const before = errorsLogged().length;
     const response = await fetch(`${origin}${path()}`, {
       redirect: "manual",
-      headers: { "user-agent": BROWSER, ...(options?.withKey && { "x-api-key": apiKey }) },
+      headers: { "user-agent": BROWSER_USER_AGENT, ...(options?.withKey && { "x-api-key": apiKey }) },
     });
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.status).toBeLessThan(500);

@@ -4,14 +4,8 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../db/client";
 import { createStripeGateway } from "../modules/billing/billing-gateway";
-import {
-  addMember,
-  createApiKey,
-  createOrganization,
-  createTestApp,
-  TEST_PUBLIC_URL,
-  type TestApp,
-} from "../test-helpers";
+import { createBuddies } from "../test-buddies";
+import { addMember, createApiKey, createTestApp, type TestApp } from "../test-helpers";
 import {
   type BaseValues,
   type FuzzCase,
@@ -29,16 +23,13 @@ import {
  * takes one), every other field at a valid value.
  */
 
-const BROWSER =
-  "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
 const WEBHOOK_SECRET = "whsec_fuzz";
 
 type LogEntry = { level: number; msg?: string };
 const log: LogEntry[] = [];
 
 let t: TestApp;
-let admin: Awaited<ReturnType<typeof createOrganization>>;
-let partner: Awaited<ReturnType<typeof createOrganization>>;
+let buddies: Awaited<ReturnType<typeof createBuddies>>;
 let apiKey: { key: string; id: string };
 let base: (operation: Operation) => BaseValues;
 
@@ -49,60 +40,35 @@ beforeAll(async () => {
     env: { STRIPE_SECRET_KEY: "sk_test_fuzz", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET },
     billingGateway: createStripeGateway({ secretKey: "sk_test_fuzz", webhookSecret: WEBHOOK_SECRET }),
   });
-  admin = await createOrganization(t, "fuzzer");
-  partner = await createOrganization(t, "fuzzpartner");
-  const post = async (headers: Record<string, string>, url: string, payload: object) => {
-    const response = await t.app.inject({ method: "POST", url, headers, payload });
-    expect(response.statusCode, response.body).toBeLessThan(300);
-    return response.json();
-  };
-  const relationship = await post(admin.headers, "/api/relationships", {
-    organizationId: partner.organizationId,
-    type: "complement",
-  });
-  await post(partner.headers, "/api/relationships", {
-    organizationId: admin.organizationId,
-    type: "complement",
-  });
-  const ad = {
-    name: "Fuzz ad",
-    description: "An ad to fuzz.",
-    ctaText: "Go",
-    ctaUrl: "https://fuzzer.example/go",
-    status: "active",
-  };
-  const collateral = await post(admin.headers, "/api/marketing/collateral", ad);
-  await post(partner.headers, "/api/marketing/collateral", {
-    ...ad,
-    ctaUrl: "https://fuzzpartner.example/go",
-  });
   // A real click on the admin's ad, so the conversion routes reach the click-id proof.
-  const listed = await t.app.inject({
-    url: `/api/marketing/collateral?organizationId=${admin.organizationId}`,
-    headers: partner.headers,
-  });
-  const trackedUrl: string = listed.json()[0].trackedUrl;
-  const click = await t.app.inject({
-    url: trackedUrl.slice(TEST_PUBLIC_URL.length),
-    headers: { "user-agent": BROWSER },
-  });
-  const clickId = new URL(click.headers.location as string).searchParams.get("bclickid") ?? "";
-  const { shortUrl } = await post(partner.headers, "/api/short-url", { longUrl: trackedUrl });
+  buddies = await createBuddies(t, ["fuzzer", "fuzzpartner"]);
+  const { org: admin, clickId } = buddies;
+  const { website, domain } = (
+    await t.app.inject({ url: "/api/organization", headers: admin.headers })
+  ).json();
   apiKey = await createApiKey(t, admin);
   await addMember(t, admin.organizationId);
   const team = (await t.app.inject({ url: "/api/team-members", headers: admin.headers })).json();
   const member = team.find((row: { role: string }) => row.role === "member");
 
   const paths: Record<string, Record<string, string>> = {
-    "/api/relationships/{id}": { id: relationship.id },
-    "/api/relationships/{id}/invite": { id: relationship.id },
-    "/api/marketing/collateral/{id}": { id: collateral.id },
+    "/api/relationships/{id}": { id: buddies.relationships.toPartner.id },
+    "/api/relationships/{id}/invite": { id: buddies.relationships.toPartner.id },
+    "/api/marketing/collateral/{id}": { id: buddies.ads.org.id },
     "/api/api-keys/{id}": { id: apiKey.id },
     "/api/team-members/{id}": { id: member.id },
     "/api/team-members/{id}/approve": { id: member.id },
-    "/api/logos/{file}": { file: "fuzzer.example.jpg" },
-    "/s/{code}": { code: shortUrl.split("/s/")[1] },
+    "/api/logos/{file}": { file: `${domain}.jpg` },
+    "/s/{code}": { code: buddies.shortPath.slice("/s/".length) },
     "/api/marketing/conversion/{clickId}": { clickId },
+  };
+  const ad = {
+    name: "Fuzz ad",
+    description: "An ad to fuzz.",
+    ctaText: "Go",
+    ctaUrl: `${website}/go`,
+    imageUrl: `${website}/ad.png`,
+    status: "active",
   };
   const queries: Record<string, Record<string, string>> = {
     "GET /api/organizations/search": { query: "fuzz" },
@@ -117,7 +83,7 @@ beforeAll(async () => {
     "POST /api/reset-password": { token: "fuzz-token", password: "Sup3r-secret!" },
     "PATCH /api/organization": {
       name: "fuzzer",
-      website: "https://fuzzer.example",
+      website,
       description: "Fuzzer makes software.",
       industry: "Software",
       size: 10,
@@ -135,12 +101,12 @@ beforeAll(async () => {
       selectedComplements: ["Acme"],
       suggestions: {},
     },
-    "POST /api/marketing/collateral": { ...ad, imageUrl: "https://fuzzer.example/ad.png" },
-    "PATCH /api/marketing/collateral/{id}": { ...ad, imageUrl: "https://fuzzer.example/ad.png" },
+    "POST /api/marketing/collateral": ad,
+    "PATCH /api/marketing/collateral/{id}": ad,
     "POST /api/api-keys": { name: "fuzz" },
     "POST /api/team-members/invite": { email: "invitee@fuzz.example", role: "member" },
     "PATCH /api/team-members/{id}": { role: "member" },
-    "POST /api/short-url": { longUrl: trackedUrl },
+    "POST /api/short-url": { longUrl: buddies.trackedUrl },
     "POST /api/marketing/conversion": { clickId, type: "signup", value: 10, metadata: { plan: "pro" } },
   };
   base = (operation) => {
@@ -198,7 +164,11 @@ describe("a fuzz of every route in the OpenAPI document", () => {
     // The whole app: a document that lost its routes would make this test pass vacuously.
     expect(operations.length).toBeGreaterThanOrEqual(50);
     const cases = operations.flatMap((operation) =>
-      fuzzCases(operation, base(operation), operation.apiKey ? { "x-api-key": apiKey.key } : admin.headers),
+      fuzzCases(
+        operation,
+        base(operation),
+        operation.apiKey ? { "x-api-key": apiKey.key } : buddies.org.headers,
+      ),
     );
     const before = await settledRowCounts();
     const logged = log.length;
@@ -217,10 +187,13 @@ describe("a fuzz of every route in the OpenAPI document", () => {
     );
     expect(await settledRowCounts()).toEqual(before);
 
-    const fields = new Set(cases.map((fuzz) => `${fuzz.operation} ${fuzz.field}`));
+    const fieldCases = cases.filter((fuzz) => fuzz.field !== "body");
+    const fields = new Set(fieldCases.map((fuzz) => `${fuzz.operation} ${fuzz.field}`));
+    const bodies = new Set(cases.filter((fuzz) => fuzz.field === "body").map((fuzz) => fuzz.operation));
+    const payloads = new Set(cases.map((fuzz) => fuzz.payload));
     console.info(
-      `route fuzz (${t.database.kind}): ${operations.length} routes, ${fields.size} fields and bodies, ` +
-        `${new Set(cases.map((fuzz) => fuzz.payload)).size} payloads, ${cases.length} requests in ${seconds} s`,
+      `route fuzz (${t.database.kind}): ${operations.length} routes, ${fields.size} fields, ${bodies.size} ` +
+        `bodies, ${payloads.size} payloads, ${cases.length} requests in ${seconds} s`,
     );
   });
 
@@ -234,7 +207,7 @@ describe("a fuzz of every route in the OpenAPI document", () => {
       t.app.inject({
         method: "POST",
         url: "/api/organization/logo",
-        headers: { ...admin.headers, "content-type": `multipart/form-data; boundary=${boundary}` },
+        headers: { ...buddies.org.headers, "content-type": `multipart/form-data; boundary=${boundary}` },
         payload: body,
       });
     const bodies = {
@@ -259,11 +232,7 @@ describe("a fuzz of every route in the OpenAPI document", () => {
   });
 
   it("refuses a tracked link with a NUL in any parameter (read raw, for its signature)", async () => {
-    const listed = await t.app.inject({
-      url: `/api/marketing/collateral?organizationId=${admin.organizationId}`,
-      headers: partner.headers,
-    });
-    const link = new URL(listed.json()[0].trackedUrl);
+    const link = new URL(buddies.trackedUrl);
     const before = await settledRowCounts();
     for (const name of [...link.searchParams.keys()]) {
       const hostile = new URL(link);

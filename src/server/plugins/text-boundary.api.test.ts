@@ -1,63 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  authHeader,
-  createApiKey,
-  createOrganization,
-  createTestApp,
-  signUpVerified,
-  TEST_PUBLIC_URL,
-  type TestApp,
-} from "../test-helpers";
+import { createBuddies } from "../test-buddies";
+import { authHeader, createApiKey, createTestApp, signUpVerified, type TestApp } from "../test-helpers";
 
 // Issue 15: one rule for text (src/shared/text.ts) in every body, path and query, and in jsonb.
 let t: TestApp;
-let org: Awaited<ReturnType<typeof createOrganization>>;
-let partner: Awaited<ReturnType<typeof createOrganization>>;
+let buddies: Awaited<ReturnType<typeof createBuddies>>;
+/** The organization's own domain, where its ads may point. */
+let host: string;
 let newcomer: Record<string, string>;
-let relationshipId: string;
 let apiKey: string;
-let clickId: string;
-const BROWSER =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 
-const ad = (host: string) => ({
+const ad = (url: string) => ({
   name: "Try it",
   description: "The best tool.",
   ctaText: "Start",
-  ctaUrl: `https://${host}/start`,
-  status: "active",
+  ctaUrl: url,
 });
 
 beforeAll(async () => {
   t = await createTestApp();
-  org = await createOrganization(t, "textco");
-  partner = await createOrganization(t, "textpartner");
-  newcomer = authHeader(
-    (await signUpVerified(t, `newcomer-${crypto.randomUUID().slice(0, 6)}@example.com`)).token,
-  );
-  const added = await t.app.inject({
-    method: "POST",
-    url: "/api/relationships",
-    headers: partner.headers,
-    payload: { organizationId: org.organizationId, type: "complement" },
-  });
-  relationshipId = added.json().id;
-  await t.app.inject({
-    method: "POST",
-    url: "/api/marketing/collateral",
-    headers: org.headers,
-    payload: ad("textco.example"),
-  });
-  const listed = await t.app.inject({
-    url: `/api/marketing/collateral?organizationId=${org.organizationId}`,
-    headers: partner.headers,
-  });
-  const click = await t.app.inject({
-    url: listed.json()[0].trackedUrl.slice(TEST_PUBLIC_URL.length),
-    headers: { "user-agent": BROWSER },
-  });
-  clickId = new URL(click.headers.location as string).searchParams.get("bclickid") ?? "";
-  apiKey = (await createApiKey(t, org)).key;
+  buddies = await createBuddies(t, ["textco", "textpartner"]);
+  host = (await t.app.inject({ url: "/api/organization", headers: buddies.org.headers })).json().domain;
+  const { token } = await signUpVerified(t, `newcomer-${crypto.randomUUID().slice(0, 6)}@example.com`);
+  newcomer = authHeader(token);
+  apiKey = (await createApiKey(t, buddies.org)).key;
 });
 afterAll(() => t.close());
 
@@ -93,8 +59,8 @@ describe("one boundary for text", () => {
       () => ({
         method: "PATCH",
         url: "/api/organization",
-        headers: org.headers,
-        payload: { name: "Text\nCo", website: "textco.example" },
+        headers: buddies.org.headers,
+        payload: { name: "Text\nCo", website: host },
       }),
       "Organization name contains characters that are not allowed",
     ],
@@ -102,15 +68,20 @@ describe("one boundary for text", () => {
       "a bell in notes (tab and line breaks are fine)",
       () => ({
         method: "PATCH",
-        url: `/api/relationships/${relationshipId}`,
-        headers: partner.headers,
+        url: `/api/relationships/${buddies.relationships.toOrg.id}`,
+        headers: buddies.partner.headers,
         payload: { notes: "line one\n\tline two \u0007" },
       }),
       "Notes contains characters that are not allowed",
     ],
     [
       "a lone surrogate in a key name",
-      () => ({ method: "POST", url: "/api/api-keys", headers: org.headers, payload: { name: "key \ud800" } }),
+      () => ({
+        method: "POST",
+        url: "/api/api-keys",
+        headers: buddies.org.headers,
+        payload: { name: "key \ud800" },
+      }),
       "Key name contains characters that are not allowed",
     ],
     [
@@ -118,19 +89,19 @@ describe("one boundary for text", () => {
       () => ({
         method: "POST",
         url: "/api/marketing/collateral",
-        headers: org.headers,
-        payload: { ...ad("textco.example"), ctaUrl: "https://textco.example/start\r\nSet-Cookie: a=b" },
+        headers: buddies.org.headers,
+        payload: ad(`https://${host}/start\r\nSet-Cookie: a=b`),
       }),
       "Call to action URL contains characters that are not allowed",
     ],
     [
       "a NUL in a path id",
-      () => ({ method: "GET", url: "/api/relationships/a%00b", headers: partner.headers }),
+      () => ({ method: "GET", url: "/api/relationships/a%00b", headers: buddies.partner.headers }),
       "id contains characters that are not allowed",
     ],
     [
       "a NUL in a query",
-      () => ({ method: "GET", url: "/api/organizations/search?query=tex%00t", headers: org.headers }),
+      () => ({ method: "GET", url: "/api/organizations/search?query=tex%00t", headers: buddies.org.headers }),
       "Search contains characters that are not allowed",
     ],
     [
@@ -139,7 +110,11 @@ describe("one boundary for text", () => {
         method: "POST",
         url: "/api/marketing/conversion",
         headers: { "x-api-key": apiKey },
-        payload: { clickId, type: "signup", metadata: { plan: { tiers: ["pro", "a\u0000b"] } } },
+        payload: {
+          clickId: buddies.clickId,
+          type: "signup",
+          metadata: { plan: { tiers: ["pro", "a\u0000b"] } },
+        },
       }),
       "metadata contains characters that are not allowed",
     ],
@@ -149,7 +124,7 @@ describe("one boundary for text", () => {
         method: "POST",
         url: "/api/marketing/conversion",
         headers: { "x-api-key": apiKey },
-        payload: { clickId, type: "signup", metadata: { "\udc00": "x" } },
+        payload: { clickId: buddies.clickId, type: "signup", metadata: { "\udc00": "x" } },
       }),
       "metadata contains characters that are not allowed",
     ],
@@ -163,8 +138,8 @@ describe("one boundary for text", () => {
   it("keeps tab and line breaks in a multi-line field and still trims a single-line one", async () => {
     const notes = await t.app.inject({
       method: "PATCH",
-      url: `/api/relationships/${relationshipId}`,
-      headers: partner.headers,
+      url: `/api/relationships/${buddies.relationships.toOrg.id}`,
+      headers: buddies.partner.headers,
       payload: { notes: "line one\r\n\tline two" },
     });
     expect(notes.statusCode).toBe(200);
@@ -172,11 +147,11 @@ describe("one boundary for text", () => {
     const key = await t.app.inject({
       method: "POST",
       url: "/api/api-keys",
-      headers: org.headers,
+      headers: buddies.org.headers,
       payload: { name: " Zapier \n" },
     });
     expect(key.statusCode).toBe(201);
-    const keys = (await t.app.inject({ url: "/api/api-keys", headers: org.headers })).json();
+    const keys = (await t.app.inject({ url: "/api/api-keys", headers: buddies.org.headers })).json();
     expect(keys.map((k: { name: string }) => k.name)).toContain("Zapier");
   });
 
@@ -184,21 +159,22 @@ describe("one boundary for text", () => {
     const created = await t.app.inject({
       method: "POST",
       url: "/api/marketing/collateral",
-      headers: org.headers,
+      headers: buddies.org.headers,
       payload: {
-        ...ad("textco.example"),
-        ctaUrl: "HTTPS://TextCo.Example/Sign Up?plan=pro plus",
-        imageUrl: "https://textco.example/ad image.png",
+        ...ad(`HTTPS://${host.toUpperCase()}/Sign Up?plan=pro plus`),
+        imageUrl: `https://${host}/ad image.png`,
       },
     });
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json()).toMatchObject({
-      ctaUrl: "https://textco.example/Sign%20Up?plan=pro%20plus",
-      imageUrl: "https://textco.example/ad%20image.png",
+      ctaUrl: `https://${host}/Sign%20Up?plan=pro%20plus`,
+      imageUrl: `https://${host}/ad%20image.png`,
     });
-    const listed = (await t.app.inject({ url: "/api/marketing/collateral", headers: org.headers })).json();
+    const listed = (
+      await t.app.inject({ url: "/api/marketing/collateral", headers: buddies.org.headers })
+    ).json();
     expect(listed.find((item: { id: string }) => item.id === created.json().id)?.ctaUrl).toBe(
-      "https://textco.example/Sign%20Up?plan=pro%20plus",
+      `https://${host}/Sign%20Up?plan=pro%20plus`,
     );
   });
 });
