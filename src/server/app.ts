@@ -46,7 +46,7 @@ import { createShortLinkFastPath } from "./modules/tracking/short-link-fast-path
 import { createTracker, type Tracker } from "./modules/tracking/tracking.service";
 import { createVisitorSalts } from "./modules/tracking/visitor-hash";
 import { registerAuth } from "./plugins/auth";
-import { registerErrorHandling } from "./plugins/errors";
+import { answerClientError, answerFrameworkError, registerErrorHandling } from "./plugins/errors";
 import { createLoginLimiter, type LoginLimiter } from "./plugins/login-limiter";
 import { registerOpenApi } from "./plugins/openapi";
 import {
@@ -131,6 +131,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     childLoggerFactory: lazyChildLoggerFactory,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Refusals made before a route runs (bad path encoding, over-long ids, oversized headers)
+    // answer the contract's {message} like every other error (plugins/errors.ts).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     // Finish in-flight requests on close and refuse new ones with 503.
     return503OnClosing: true,
     forceCloseConnections: "idle",

@@ -44,6 +44,8 @@ export async function createTestApp(
     billingGateway?: BillingGateway;
     /** Proofs of domain control against local sites and a local DNS server (test-domain-proof.ts). */
     domainProof?: Pick<DomainProverOptions, "fetchPage" | "resolver">;
+    /** Fastify's logger option (pino's, with a `stream` to read the log); none by default. */
+    logger?: object;
   } = {},
 ): Promise<TestApp> {
   const mail = options.mail ?? (await startMailReceiver());
@@ -65,7 +67,7 @@ export async function createTestApp(
   const app = await buildApp({
     config,
     db: database.db,
-    logger: false,
+    logger: options.logger ?? false,
     outbox: { pollIntervalMs: 100, retryBaseMs: 100, retryMaxMs: 300 },
     perAddressLimit: options.perAddressLimit,
     notifications,

@@ -1,12 +1,11 @@
 import { z } from "zod";
+import { text } from "./text";
 
 /** Recognisable in logs and secret scanners; the rest is 256 random bits. */
 export const API_KEY_PREFIX = "bk_live_";
 
 export const createApiKeySchema = z.object({
-  name: z
-    .string({ error: "Key name is required" })
-    .trim()
+  name: text("Key name", { error: "Key name is required" })
     .min(1, { error: "Key name is required" })
     .max(100, { error: "Key name must be at most 100 characters" }),
 });

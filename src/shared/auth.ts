@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { domainChallengeSchema } from "./domain-verification";
+import { text } from "./text";
 
 /** SPEC §5 and §9: one place for every account rule, used by the server and the forms. */
 export const PASSWORD_MIN_LENGTH = 8;
@@ -43,17 +44,14 @@ export const PASSWORD_RULES = [
 
 export type PasswordRule = (typeof PASSWORD_RULES)[number];
 
-export const emailSchema = z
-  .string({ error: "Invalid email address" })
-  .trim()
+export const emailSchema = text("Email", { error: "Invalid email address" })
   .max(EMAIL_MAX_LENGTH, { error: "Invalid email address" })
   .pipe(z.email({ error: "Invalid email address" }));
 
 const passwordTooLong = `Password must be at most ${PASSWORD_MAX_LENGTH} characters`;
 
 /** Registration: every complexity rule, reported in the order of SPEC §5. */
-export const registerPasswordSchema = z
-  .string({ error: "Password is required" })
+export const registerPasswordSchema = text("Password", { error: "Password is required", trim: false })
   .max(PASSWORD_MAX_LENGTH, { error: passwordTooLong })
   .superRefine((value, ctx) => {
     for (const rule of PASSWORD_RULES) {
@@ -62,18 +60,18 @@ export const registerPasswordSchema = z
   });
 
 /** Reset: the length rule only (SPEC §5). */
-export const newPasswordSchema = z
-  .string({ error: "Password is required" })
+export const newPasswordSchema = text("Password", { error: "Password is required", trim: false })
   .min(PASSWORD_MIN_LENGTH, { error: "Password must be at least 8 characters" })
   .max(PASSWORD_MAX_LENGTH, { error: passwordTooLong });
 
 /** From a team invitation link (`/auth?invite=…`): signing up or in through it joins that organization. */
-const inviteTokenSchema = z.string().max(TOKEN_MAX_LENGTH, { error: "Invalid invitation" }).optional();
+const inviteTokenSchema = text("Invitation", { trim: false })
+  .max(TOKEN_MAX_LENGTH, { error: "Invalid invitation" })
+  .optional();
 
 export const loginSchema = z.object({
   email: emailSchema,
-  password: z
-    .string({ error: "Password is required" })
+  password: text("Password", { error: "Password is required", trim: false })
     .min(1, { error: "Password is required" })
     .max(PASSWORD_MAX_LENGTH, { error: passwordTooLong }),
   inviteToken: inviteTokenSchema,
@@ -94,8 +92,7 @@ export const authRequestSchema = z.discriminatedUnion(
 );
 export type AuthRequest = z.infer<typeof authRequestSchema>;
 
-export const tokenSchema = z
-  .string({ error: "Token is required" })
+export const tokenSchema = text("Token", { error: "Token is required", trim: false })
   .min(1, { error: "Token is required" })
   .max(TOKEN_MAX_LENGTH, { error: "Invalid token" });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./text";
 
 /** SPEC §2, §5, §9: collateral limits and order. */
 export const COLLATERAL_TITLE_MAX = 25;
@@ -20,46 +21,42 @@ export const collateralStatusSchema = z.enum(COLLATERAL_STATUSES, {
 export type CollateralType = z.infer<typeof collateralTypeSchema>;
 export type CollateralStatus = z.infer<typeof collateralStatusSchema>;
 
-const httpUrl = (message: string) =>
-  z
-    .string({ error: message })
-    .trim()
+const parseHttpUrl = (value: string): URL | undefined => {
+  try {
+    const url = new URL(value);
+    if ((url.protocol === "https:" || url.protocol === "http:") && url.hostname.includes(".")) return url;
+  } catch {}
+  return undefined;
+};
+
+/**
+ * Stored as the WHATWG URL parser writes it (host lower-cased, spaces escaped), the form every
+ * browser and the redirect read it in, never as typed. An overwrite, not a transform: a transform
+ * is a pipe, and a failed pipe hides the field's own message inside the imageUrl union.
+ */
+const httpUrl = (label: string, message: string) =>
+  text(label, { error: message })
     .max(COLLATERAL_URL_MAX, { error: message })
-    .refine(
-      (value) => {
-        try {
-          const url = new URL(value);
-          return (url.protocol === "https:" || url.protocol === "http:") && url.hostname.includes(".");
-        } catch {
-          return false;
-        }
-      },
-      { error: message },
-    );
+    .refine((value) => parseHttpUrl(value) !== undefined, { error: message })
+    .overwrite((value) => parseHttpUrl(value)?.href ?? value);
 
 export const collateralFieldsSchema = z.object({
   type: collateralTypeSchema.default("email_cta"),
-  name: z
-    .string({ error: "Title is required" })
-    .trim()
+  name: text("Title", { error: "Title is required" })
     .min(1, { error: "Title is required" })
     .max(COLLATERAL_TITLE_MAX, { error: `Title must be at most ${COLLATERAL_TITLE_MAX} characters` }),
-  description: z
-    .string({ error: "Description is required" })
-    .trim()
+  description: text("Description", { error: "Description is required", multiline: true })
     .min(1, { error: "Description is required" })
     .max(COLLATERAL_DESCRIPTION_MAX, {
       error: `Description must be at most ${COLLATERAL_DESCRIPTION_MAX} characters`,
     }),
-  ctaText: z
-    .string({ error: "Call to action text is required" })
-    .trim()
+  ctaText: text("Call to action text", { error: "Call to action text is required" })
     .min(1, { error: "Call to action text is required" })
     .max(COLLATERAL_CTA_TEXT_MAX, {
       error: `Call to action text must be at most ${COLLATERAL_CTA_TEXT_MAX} characters`,
     }),
-  ctaUrl: httpUrl("Call to action URL must be a valid http(s) URL"),
-  imageUrl: z.union([z.literal(""), httpUrl("Image URL must be a valid http(s) URL")]).nullish(),
+  ctaUrl: httpUrl("Call to action URL", "Call to action URL must be a valid http(s) URL"),
+  imageUrl: z.union([z.literal(""), httpUrl("Image URL", "Image URL must be a valid http(s) URL")]).nullish(),
   status: collateralStatusSchema.default("draft"),
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonValue, text } from "./text";
 import { isValidDomain, normalizeWebsite } from "./website";
 
 /** SPEC §3 provider options. */
@@ -44,23 +45,17 @@ export function cutCompanyName(siteName: string, max = COMPANY_NAME_MAX): string
 }
 
 /** SPEC §5 website rule: normalised, must contain a dot and no space. */
-export const websiteSchema = z
-  .string({ error: "Website is required" })
-  .trim()
+export const websiteSchema = text("Website", { error: "Website is required" })
   .min(1, { error: "Website is required" })
   .max(253, { error: "Must be a valid domain" })
   .refine((value) => isValidDomain(normalizeWebsite(value)), { error: "Must be a valid domain" });
 
 export const companyStepSchema = z.object({
-  companyName: z
-    .string({ error: "Company name is required" })
-    .trim()
+  companyName: text("Company name", { error: "Company name is required" })
     .min(1, { error: "Company name is required" })
     .max(COMPANY_NAME_MAX, { error: `Company name must be at most ${COMPANY_NAME_MAX} characters` }),
   website: websiteSchema,
-  description: z
-    .string({ error: "Please provide a brief description" })
-    .trim()
+  description: text("Description", { error: "Please provide a brief description", multiline: true })
     .min(DESCRIPTION_MIN, { error: "Please provide a brief description" })
     .max(DESCRIPTION_MAX, { error: `Description must be at most ${DESCRIPTION_MAX} characters` }),
   transactionalEmailProvider: z.enum(TRANSACTIONAL_PROVIDERS, {
@@ -70,12 +65,14 @@ export const companyStepSchema = z.object({
 });
 export type CompanyStepInput = z.infer<typeof companyStepSchema>;
 
-const selectedNames = z.array(z.string().trim().min(1).max(200)).max(100, { error: "Too many selections" });
+const selectedNames = z
+  .array(text("Selected name").min(1).max(200))
+  .max(100, { error: "Too many selections" });
 
 /** SPEC §3 onboarding payload. `suggestions` is accepted but the server re-derives names itself. */
 export const onboardingSchema = companyStepSchema.extend({
   selectedCompetitors: selectedNames.default([]),
   selectedComplements: selectedNames.default([]),
-  suggestions: z.unknown().optional(),
+  suggestions: jsonValue("suggestions").optional(),
 });
 export type OnboardingInput = z.infer<typeof onboardingSchema>;

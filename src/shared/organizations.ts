@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { websiteSchema } from "./onboarding";
+import { text } from "./text";
 
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 export const LOGO_TOO_LARGE = "Logo must be less than 2MB";
@@ -26,18 +27,14 @@ export type Organization = z.infer<typeof organizationSchema>;
 
 /** Settings → organization form (SPEC §2, §5): name and website required, size an integer. */
 export const updateOrganizationSchema = z.object({
-  name: z
-    .string({ error: "Organization name is required" })
-    .trim()
+  name: text("Organization name", { error: "Organization name is required" })
     .min(1, { error: "Organization name is required" })
     .max(100, { error: "Organization name must be at most 100 characters" }),
   website: websiteSchema,
-  description: z
-    .string()
-    .trim()
+  description: text("Description", { multiline: true })
     .max(1000, { error: "Description must be at most 1000 characters" })
     .nullish(),
-  industry: z.string().trim().max(100, { error: "Industry must be at most 100 characters" }).nullish(),
+  industry: text("Industry").max(100, { error: "Industry must be at most 100 characters" }).nullish(),
   size: z
     .number({ error: "Size must be a whole number" })
     .int({ error: "Size must be a whole number" })
@@ -55,9 +52,7 @@ export const installSettingsSchema = z.object({ organizationId: z.string(), publ
 export type InstallSettings = z.infer<typeof installSettingsSchema>;
 
 export const organizationSearchQuerySchema = z.object({
-  query: z
-    .string({ error: "Enter at least 3 characters to search" })
-    .trim()
+  query: text("Search", { error: "Enter at least 3 characters to search" })
     .min(ORGANIZATION_SEARCH_MIN, { error: "Enter at least 3 characters to search" })
     .max(100, { error: "Search is too long" }),
   type: z.enum(["competitor", "complement"]).optional(),

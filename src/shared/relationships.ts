@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { emailSchema } from "./auth";
+import { text } from "./text";
 
 export const RELATIONSHIP_TYPES = ["competitor", "complement"] as const;
 export const RELATIONSHIP_STATUSES = ["active", "archived", "suggested", "deleted"] as const;
@@ -47,13 +48,11 @@ export type Relationship = z.infer<typeof relationshipSchema>;
  */
 export const addRelationshipSchema = z
   .object({
-    name: z.string().trim().max(100, { error: "Name must be at most 100 characters" }).optional(),
-    url: z.string().trim().max(253, { error: "Please enter a valid website" }).optional(),
+    name: text("Name").max(100, { error: "Name must be at most 100 characters" }).optional(),
+    url: text("Website").max(253, { error: "Please enter a valid website" }).optional(),
     type: relationshipTypeSchema,
-    organizationId: z.string().trim().min(1).max(100).optional(),
-    notes: z
-      .string()
-      .trim()
+    organizationId: text("organizationId").min(1).max(100).optional(),
+    notes: text("Notes", { multiline: true })
       .max(NOTES_MAX, { error: `Notes must be at most ${NOTES_MAX} characters` })
       .optional(),
   })
@@ -66,9 +65,7 @@ export const updateRelationshipSchema = z
   .object({
     status: relationshipStatusSchema.optional(),
     type: relationshipTypeSchema.optional(),
-    notes: z
-      .string()
-      .trim()
+    notes: text("Notes", { multiline: true })
       .max(NOTES_MAX, { error: `Notes must be at most ${NOTES_MAX} characters` })
       .nullable()
       .optional(),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MARKETING_PROVIDERS, TRANSACTIONAL_PROVIDERS } from "./onboarding";
 import { relationshipSchema } from "./relationships";
+import { text } from "./text";
 
 /** SPEC §9 confidence values. */
 export const CONFIDENCE = { competitor: 0.9, directIntegration: 0.9, complement: 0.7 } as const;
@@ -31,9 +32,9 @@ export const suggestionsResponseSchema = z.object({
 export type SuggestionsResponse = z.infer<typeof suggestionsResponseSchema>;
 
 export const suggestionsQuerySchema = z.object({
-  domain: z.string().trim().min(1).max(253),
-  name: z.string().trim().max(200).optional(),
-  description: z.string().trim().max(2000).optional(),
+  domain: text("domain").min(1).max(253),
+  name: text("name").max(200).optional(),
+  description: text("description", { multiline: true }).max(2000).optional(),
   transactional: z.enum(TRANSACTIONAL_PROVIDERS).optional(),
   marketing: z.enum(MARKETING_PROVIDERS).optional(),
   force: z.enum(["true", "false"]).optional(),

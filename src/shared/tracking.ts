@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { allowedJson, text } from "./text";
 
 /** SPEC §9 / CONTRACT §5. */
 export const CONVERSION_TYPES = ["signup", "trial", "purchase", "upgrade", "activation", "referral"] as const;
@@ -19,11 +20,12 @@ export function jsonByteLength(value: unknown): number {
 }
 
 export const recordConversionSchema = z.object({
-  clickId: z.string({ error: "clickId is required" }).trim().min(1, { error: "clickId is required" }).max(64),
+  clickId: text("clickId", { error: "clickId is required" }).min(1, { error: "clickId is required" }).max(64),
   type: conversionTypeSchema,
   value: z.number({ error: "value must be a number" }).finite().min(0).max(1e12).optional(),
   metadata: z
     .record(z.string(), z.unknown(), { error: "metadata must be a JSON object" })
+    .superRefine(allowedJson("metadata"))
     .refine((value) => jsonByteLength(value) <= CONVERSION_METADATA_MAX_BYTES, {
       error: `metadata must be at most ${CONVERSION_METADATA_MAX_BYTES} bytes as UTF-8 JSON`,
     })

@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance } from "fastify";
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError, RateLimitedError } from "../errors";
 
@@ -9,7 +11,20 @@ const CLIENT_ERROR_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: "The request body is too large",
   FST_ERR_CTP_INVALID_MEDIA_TYPE: "Unsupported media type",
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: "Invalid Content-Length",
+  FST_ERR_BAD_URL: "The request path is not validly encoded",
+  FST_ERR_MAX_PARAM_LENGTH: "The request path is too long",
 };
+/** For client errors of a code not listed above (a plugin's own, say), by status. */
+const STATUS_MESSAGES: Record<number, string> = {
+  413: CLIENT_ERROR_MESSAGES.FST_ERR_CTP_BODY_TOO_LARGE as string,
+  415: CLIENT_ERROR_MESSAGES.FST_ERR_CTP_INVALID_MEDIA_TYPE as string,
+};
+
+function clientErrorMessage(error: FastifyError, status: number): string {
+  if (error.code && CLIENT_ERROR_MESSAGES[error.code]) return CLIENT_ERROR_MESSAGES[error.code] as string;
+  if (error.validation) return error.message;
+  return STATUS_MESSAGES[status] ?? "Bad request";
+}
 
 /** The one place that shapes error responses (ARCHITECTURE §6, CONTRACT §2). */
 export function registerErrorHandling(app: FastifyInstance) {
@@ -23,10 +38,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     const status = (error as FastifyError).statusCode;
     if (typeof status === "number" && status >= 400 && status < 500) {
-      const code = (error as FastifyError).code;
-      const message =
-        (code && CLIENT_ERROR_MESSAGES[code]) ?? (error.validation ? error.message : "Bad request");
-      return reply.code(status).send({ message });
+      return reply.code(status).send({ message: clientErrorMessage(error as FastifyError, status) });
     }
     request.log.error({ err: error }, "unhandled error");
     return reply.code(500).send({ message: "Internal Server Error" });
@@ -35,4 +47,43 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send({ message: `Route ${request.method} ${request.url.split("?")[0]} not found` });
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route or the error handler is
+ * reached (a path that does not decode, 400; a path parameter over `maxParamLength`, 414), in the
+ * contract's `{message}` rather than Fastify's `{error, code, message, statusCode}`.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode ?? 500;
+  if (status >= 500) {
+    request.log.error({ err: error }, "unhandled error");
+    return reply.code(500).send({ message: "Internal Server Error" });
+  }
+  return reply.code(status).send({ message: clientErrorMessage(error, status) });
+}
+
+const CONNECTION_ERRORS: Record<string, { status: number; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: "The request took too long to arrive" },
+  HPE_HEADER_OVERFLOW: { status: 431, message: "The request headers are too large" },
+};
+
+/**
+ * Fastify's `clientErrorHandler`: Node's HTTP parser refuses these before there is a request at
+ * all (headers over Node's limit, a malformed request line), so the answer is written on the
+ * socket by hand — as Fastify's default does, with the contract's `{message}` body.
+ */
+export function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket) {
+  // A reset connection has nobody left to answer.
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const { status, message } = CONNECTION_ERRORS[error.code ?? ""] ?? { status: 400, message: "Bad request" };
+  const body = JSON.stringify({ message });
+  this.log.trace({ err: error }, "client error");
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

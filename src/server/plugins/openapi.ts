@@ -12,9 +12,17 @@ const PUBLIC_API = new Set([
   "/api/tracking/click.js",
   "/api/tracking/conversion.js",
 ]);
+/** The same paths as OpenAPI writes them (`{clickId}` for `:clickId`). */
+const PUBLIC_PATHS = new Set([...PUBLIC_API].map((url) => url.replace(/:(\w+)/g, "{$1}")));
 
 export const API_TAGS = { ads: "Ads API", conversions: "Conversion Tracking" } as const;
 
+type OpenApiDocument = { paths?: Record<string, unknown> };
+
+/**
+ * `app.swagger()` documents every route, dashboard ones included, so tests (the fuzz of every
+ * route) can walk all of them; `/api/openapi.json` publishes the public API only.
+ */
 export async function registerOpenApi(app: FastifyInstance) {
   await app.register(swagger, {
     openapi: {
@@ -36,15 +44,16 @@ export async function registerOpenApi(app: FastifyInstance) {
         { name: API_TAGS.conversions, description: "Clicks on tracked links, and the leads they turn into." },
       ],
     },
-    transform: (input) => {
-      const transformed = jsonSchemaTransform(input);
-      if (!PUBLIC_API.has(input.url))
-        return { ...transformed, schema: { ...transformed.schema, hide: true } };
-      return transformed;
-    },
+    transform: jsonSchemaTransform,
   });
 
-  app.get("/api/openapi.json", { config: { access: "public" }, schema: { hide: true } }, async () =>
-    app.swagger(),
-  );
+  let published: OpenApiDocument | undefined;
+  app.get("/api/openapi.json", { config: { access: "public" } }, async () => {
+    if (!published) {
+      const document = app.swagger() as OpenApiDocument;
+      const paths = Object.entries(document.paths ?? {}).filter(([path]) => PUBLIC_PATHS.has(path));
+      published = { ...document, paths: Object.fromEntries(paths) };
+    }
+    return published;
+  });
 }

@@ -1,5 +1,5 @@
 import { apiKeySchema, createApiKeySchema, createdApiKeySchema } from "@shared/api-keys";
-import { errorBodySchema } from "@shared/http";
+import { errorBodySchema, idParamsSchema } from "@shared/http";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -36,7 +36,7 @@ export async function apiKeysRoutes(app: FastifyInstance) {
     {
       config: admin,
       schema: {
-        params: z.object({ id: z.string().min(1).max(100) }),
+        params: idParamsSchema,
         response: { 204: z.null(), ...errors },
       },
     },

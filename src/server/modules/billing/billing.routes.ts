@@ -79,7 +79,6 @@ export async function billingRoutes(app: FastifyInstance, options: { gateway?: B
       {
         config: { access: "public" },
         schema: {
-          hide: true,
           response: {
             200: z.object({ received: z.literal(true) }),
             400: errorBodySchema,

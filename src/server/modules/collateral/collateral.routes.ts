@@ -4,7 +4,7 @@ import {
   generatedCollateralSchema,
   updateCollateralSchema,
 } from "@shared/collateral";
-import { errorBodySchema } from "@shared/http";
+import { errorBodySchema, idField, idParamsSchema } from "@shared/http";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -18,7 +18,6 @@ import {
 } from "./collateral.service";
 import { generateCollateral } from "./collateral-generator";
 
-const idParams = z.object({ id: z.string().min(1).max(100) });
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
 export async function collateralRoutes(app: FastifyInstance) {
@@ -30,7 +29,7 @@ export async function collateralRoutes(app: FastifyInstance) {
     {
       config: member,
       schema: {
-        querystring: z.object({ organizationId: z.string().min(1).max(100).optional() }),
+        querystring: z.object({ organizationId: idField("organizationId").optional() }),
         response: { 200: z.array(collateralSchema), ...errors },
       },
     },
@@ -63,7 +62,7 @@ export async function collateralRoutes(app: FastifyInstance) {
     {
       config: member,
       schema: {
-        params: idParams,
+        params: idParamsSchema,
         body: updateCollateralSchema,
         response: { 200: collateralSchema, ...errors },
       },
@@ -74,7 +73,7 @@ export async function collateralRoutes(app: FastifyInstance) {
 
   r.delete(
     "/api/marketing/collateral/:id",
-    { config: member, schema: { params: idParams, response: { 204: z.null(), ...errors } } },
+    { config: member, schema: { params: idParamsSchema, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
       await deleteCollateral(app.db, requireMember(request).organizationId, request.params.id);
       return reply.code(204).send(null);
@@ -87,7 +86,7 @@ export async function collateralRoutes(app: FastifyInstance) {
       config: member,
       schema: {
         querystring: z.object({
-          organizationId: z.string().min(1).max(100).optional(),
+          organizationId: idField("organizationId").optional(),
           autoSave: z.enum(["true", "false"]).optional(),
         }),
         response: { 200: generatedCollateralSchema, 201: generatedCollateralSchema, ...errors },

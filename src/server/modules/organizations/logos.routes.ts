@@ -1,14 +1,33 @@
-import multipart from "@fastify/multipart";
+import multipart, { type MultipartFile } from "@fastify/multipart";
 import { errorBodySchema } from "@shared/http";
 import { LOGO_MAX_BYTES, LOGO_TOO_LARGE, organizationSchema } from "@shared/organizations";
+import { text } from "@shared/text";
 import { normalizeWebsite } from "@shared/website";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError, badRequest, notFound } from "../../errors";
 import { requireMember } from "../../plugins/auth";
 import { findLogoByDomain, normalizeLogo, saveLogo } from "./logos.service";
 import { getOrganization, toOrganization } from "./organizations.service";
+
+/**
+ * The uploaded logo's bytes. Reading the upload is parsing what the client sent: a body cut short
+ * or malformed (busboy's errors carry no status) is the client's 400, never our 500.
+ */
+async function readLogoUpload(request: FastifyRequest): Promise<Buffer> {
+  let file: MultipartFile | undefined;
+  try {
+    file = await request.file();
+    if (file?.fieldname === "logo") return await file.toBuffer();
+  } catch (error) {
+    if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
+      throw new AppError(413, LOGO_TOO_LARGE);
+    if (error instanceof AppError || (error as { statusCode?: number }).statusCode) throw error;
+    throw badRequest("The upload is not a valid multipart/form-data body");
+  }
+  throw badRequest("Choose a logo file to upload");
+}
 
 export async function logosRoutes(app: FastifyInstance) {
   await app.register(multipart, { limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 0, parts: 2 } });
@@ -34,17 +53,7 @@ export async function logosRoutes(app: FastifyInstance) {
       if (!request.isMultipart()) {
         throw new AppError(415, "Upload the logo as multipart/form-data in a field named logo");
       }
-      const file = await request.file();
-      if (file?.fieldname !== "logo") throw badRequest("Choose a logo file to upload");
-      let bytes: Buffer;
-      try {
-        bytes = await file.toBuffer();
-      } catch (error) {
-        if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
-          throw new AppError(413, LOGO_TOO_LARGE);
-        throw error;
-      }
-      await saveLogo(app.db, organizationId, await normalizeLogo(bytes));
+      await saveLogo(app.db, organizationId, await normalizeLogo(await readLogoUpload(request)));
       return toOrganization(await getOrganization(app.db, organizationId));
     },
   );
@@ -54,8 +63,8 @@ export async function logosRoutes(app: FastifyInstance) {
     {
       config: { access: "public" },
       schema: {
-        params: z.object({ file: z.string().max(300) }),
-        querystring: z.object({ v: z.string().max(40).optional() }),
+        params: z.object({ file: text("Logo file", { trim: false }).max(300) }),
+        querystring: z.object({ v: text("v", { trim: false }).max(40).optional() }),
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import { messageResponseSchema } from "@shared/auth";
-import { errorBodySchema } from "@shared/http";
+import { errorBodySchema, idParamsSchema } from "@shared/http";
 import {
   addRelationshipSchema,
   inviteContactSchema,
@@ -19,7 +19,6 @@ import {
   updateRelationship,
 } from "./relationships.service";
 
-const idParams = z.object({ id: z.string().min(1).max(100) });
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
 export async function relationshipsRoutes(app: FastifyInstance) {
@@ -34,7 +33,7 @@ export async function relationshipsRoutes(app: FastifyInstance) {
 
   r.get(
     "/api/relationships/:id",
-    { config: member, schema: { params: idParams, response: { 200: relationshipSchema, ...errors } } },
+    { config: member, schema: { params: idParamsSchema, response: { 200: relationshipSchema, ...errors } } },
     async (request) => getRelationship(app.db, requireMember(request).organizationId, request.params.id),
   );
 
@@ -62,7 +61,7 @@ export async function relationshipsRoutes(app: FastifyInstance) {
     {
       config: member,
       schema: {
-        params: idParams,
+        params: idParamsSchema,
         body: updateRelationshipSchema,
         response: { 200: relationshipSchema, ...errors },
       },
@@ -73,7 +72,7 @@ export async function relationshipsRoutes(app: FastifyInstance) {
 
   r.delete(
     "/api/relationships/:id",
-    { config: member, schema: { params: idParams, response: { 204: z.null(), ...errors } } },
+    { config: member, schema: { params: idParamsSchema, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
       await deleteRelationship(app.db, requireMember(request).organizationId, request.params.id);
       return reply.code(204).send(null);
@@ -85,7 +84,7 @@ export async function relationshipsRoutes(app: FastifyInstance) {
     {
       config: member,
       schema: {
-        params: idParams,
+        params: idParamsSchema,
         body: inviteContactSchema,
         response: { 200: messageResponseSchema, 429: errorBodySchema, ...errors },
       },

@@ -1,4 +1,4 @@
-import { errorBodySchema } from "@shared/http";
+import { errorBodySchema, idParamsSchema } from "@shared/http";
 import {
   changeTeamMemberRoleSchema,
   inviteTeamMemberSchema,
@@ -27,7 +27,6 @@ const errors = {
   409: errorBodySchema,
   429: errorBodySchema,
 };
-const params = z.object({ id: z.string().min(1).max(100) });
 const memberResult = z.object({ message: z.string(), member: teamMemberSchema });
 
 /**
@@ -72,7 +71,10 @@ export async function teamRoutes(app: FastifyInstance) {
 
   r.post(
     "/api/team-members/:id/approve",
-    { config: { access: "admin" }, schema: { params, response: { 200: memberResult, ...errors } } },
+    {
+      config: { access: "admin" },
+      schema: { params: idParamsSchema, response: { 200: memberResult, ...errors } },
+    },
     async (request) => {
       const member = await approveTeamMember(deps, requireMember(request).organizationId, request.params.id);
       return { message: TEAM_MESSAGES.approved, member };
@@ -83,7 +85,11 @@ export async function teamRoutes(app: FastifyInstance) {
     "/api/team-members/:id",
     {
       config: { access: "admin" },
-      schema: { params, body: changeTeamMemberRoleSchema, response: { 200: memberResult, ...errors } },
+      schema: {
+        params: idParamsSchema,
+        body: changeTeamMemberRoleSchema,
+        response: { 200: memberResult, ...errors },
+      },
     },
     async (request) => {
       const { organizationId } = requireMember(request);
@@ -94,7 +100,10 @@ export async function teamRoutes(app: FastifyInstance) {
 
   r.delete(
     "/api/team-members/:id",
-    { config: { access: "admin" }, schema: { params, response: { 204: z.null(), ...errors } } },
+    {
+      config: { access: "admin" },
+      schema: { params: idParamsSchema, response: { 204: z.null(), ...errors } },
+    },
     async (request, reply) => {
       await removeTeamMember(app.db, requireMember(request).organizationId, request.params.id);
       return reply.code(204).send(null);

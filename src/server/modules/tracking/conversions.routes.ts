@@ -1,4 +1,5 @@
 import { errorBodySchema } from "@shared/http";
+import { text } from "@shared/text";
 import { CONVERSION_TYPES, recordConversionSchema } from "@shared/tracking";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -64,10 +65,10 @@ export async function conversionsRoutes(app: FastifyInstance) {
           "`PIXEL_RATE_LIMIT_PER_IP` new leads a minute (20 by default); beyond, 429 `{message}` with " +
           "`Retry-After` instead of the GIF.",
         security: [],
-        params: z.object({ clickId: z.string().min(1).max(64) }),
+        params: z.object({ clickId: text("clickId", { trim: false }).min(1).max(64) }),
         querystring: z.object({
-          type: z.string().max(32).optional(),
-          org: z.string().max(100).optional(),
+          type: text("type", { trim: false }).max(32).optional(),
+          org: text("org", { trim: false }).max(100).optional(),
           value: z.coerce
             .number({ error: "value must be a number" })
             .finite()

@@ -1,4 +1,5 @@
 import { errorBodySchema } from "@shared/http";
+import { text } from "@shared/text";
 import { shortUrlResponseSchema } from "@shared/tracking";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -6,9 +7,10 @@ import { z } from "zod";
 import { requireMember } from "../../plugins/auth";
 import { API_TAGS } from "../../plugins/openapi";
 import { type TrackedLink, verifyTrackedLink } from "./link-signature";
-import { ShortUrlRefused, shortenTrackedLink } from "./short-links.service";
+import { shortenTrackedLink } from "./short-links.service";
 
 const INVALID_LINK = "This tracked link is not valid";
+const NOT_A_TRACKED_LINK = "longUrl must be a tracked link of this platform";
 
 export async function redirectRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -73,7 +75,7 @@ export async function redirectRoutes(app: FastifyInstance) {
           "The short form of a tracked link: records the click and redirects (302) in one hop, with `bclickid` " +
           "for a person's hit only, as the tracked link does.",
         security: [],
-        params: z.object({ code: z.string().max(64) }),
+        params: z.object({ code: text("Short link code", { trim: false }).max(64) }),
         response: { 400: errorBodySchema, 404: errorBodySchema },
       },
     },
@@ -84,34 +86,33 @@ export async function redirectRoutes(app: FastifyInstance) {
     },
   );
 
-  // CONTRACT §5: the documented error body of this one route is {error}.
+  // CONTRACT §5: anything but this platform's own tracked link is a 400 {message}.
   r.post(
     "/api/short-url",
     {
       config: { access: "member" },
       schema: {
-        // Checked in the handler, so every refusal has the documented {error} body.
-        body: z.object({ longUrl: z.unknown() }).passthrough(),
-        response: { 201: shortUrlResponseSchema, 400: z.object({ error: z.string() }), 401: errorBodySchema },
+        body: z.object({
+          longUrl: text("longUrl", { error: NOT_A_TRACKED_LINK, trim: false }).max(4096, {
+            error: NOT_A_TRACKED_LINK,
+          }),
+        }),
+        response: {
+          201: shortUrlResponseSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+        },
       },
     },
     async (request, reply) => {
       requireMember(request);
-      const { longUrl } = request.body;
-      if (typeof longUrl !== "string" || longUrl.length > 4096) {
-        return reply.code(400).send({ error: "longUrl must be a tracked link of this platform" });
-      }
-      try {
-        const code = await shortenTrackedLink(app.db, {
-          publicUrl: app.config.publicUrl,
-          secret: app.config.appSecret ?? "",
-          longUrl,
-        });
-        return reply.code(201).send({ shortUrl: `${app.config.publicUrl}/s/${code}` });
-      } catch (error) {
-        if (error instanceof ShortUrlRefused) return reply.code(400).send({ error: error.message });
-        throw error;
-      }
+      const code = await shortenTrackedLink(app.db, {
+        publicUrl: app.config.publicUrl,
+        secret: app.config.appSecret ?? "",
+        longUrl: request.body.longUrl,
+      });
+      return reply.code(201).send({ shortUrl: `${app.config.publicUrl}/s/${code}` });
     },
   );
 }

@@ -3,10 +3,9 @@ import { eq } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import type { DbOrTx } from "../../db/client";
 import { shortLinks } from "../../db/schema";
+import { badRequest } from "../../errors";
 import { generateToken } from "../../lib/tokens";
 import { REDIRECT_PATH, type TrackedLink, verifyTrackedLink } from "./link-signature";
-
-export class ShortUrlRefused extends Error {}
 
 /**
  * CONTRACT §5: only this platform's own signed tracked links are shortened. The same link gets
@@ -20,14 +19,14 @@ export async function shortenTrackedLink(
   try {
     url = new URL(options.longUrl);
   } catch {
-    throw new ShortUrlRefused("longUrl must be a tracked link of this platform");
+    throw badRequest("longUrl must be a tracked link of this platform");
   }
   const base = new URL(options.publicUrl);
   if (url.origin !== base.origin || url.pathname !== REDIRECT_PATH) {
-    throw new ShortUrlRefused("Only this platform's tracked links can be shortened");
+    throw badRequest("Only this platform's tracked links can be shortened");
   }
   const link = verifyTrackedLink(options.secret, Object.fromEntries(url.searchParams));
-  if (!link) throw new ShortUrlRefused("The tracked link's signature is not valid");
+  if (!link) throw badRequest("The tracked link's signature is not valid");
 
   const linkHash = createHash("sha256").update(url.search).digest("hex");
   const [existing] = await db

@@ -76,12 +76,27 @@ describe("tracked links and short links", () => {
     for (const bad of ["https://evil.example/x", trackedUrl.replace("sig=", "sig=x"), "not a url", 42]) {
       const response = await shorten(bad);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: expect.any(String) });
+      expect(response.json()).toEqual({ message: expect.any(String) });
     }
     expect(
       (await t.app.inject({ method: "POST", url: "/api/short-url", payload: { longUrl: trackedUrl } }))
         .statusCode,
     ).toBe(401);
+  });
+
+  it.each([
+    ["malformed JSON", '{"longUrl": '],
+    ["no longUrl", "{}"],
+    ["a body that is no object", "[1, 2]"],
+  ])("answers a short-url request with %s with 400 {message}, not 500", async (_name, payload) => {
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/api/short-url",
+      headers: { ...a.headers, "content-type": "application/json" },
+      payload,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message: expect.any(String) });
   });
 
   it("answers a click with the headers that act on a redirect, and pages keep the full set", async () => {

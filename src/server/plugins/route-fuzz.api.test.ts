@@ -1,0 +1,245 @@
+import { errorBodySchema } from "@shared/http";
+import { sql } from "drizzle-orm";
+import type { LightMyRequestResponse } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../db/client";
+import { createStripeGateway } from "../modules/billing/billing-gateway";
+import { createBuddies } from "../test-buddies";
+import { addMember, createApiKey, createTestApp, type TestApp } from "../test-helpers";
+import {
+  type BaseValues,
+  type FuzzCase,
+  fuzzCases,
+  NUL,
+  type OpenApiDocument,
+  type Operation,
+  operationsOf,
+} from "../test-route-fuzz";
+
+/**
+ * Issue 15: every route, walked from the OpenAPI document so none can be forgotten, answers
+ * hostile input with a 4xx `{message}` — never a 5xx, a stack trace or an error in the log — and
+ * stores nothing. Sent as the admin of a real onboarded organization (its API key where the route
+ * takes one), every other field at a valid value.
+ */
+
+const WEBHOOK_SECRET = "whsec_fuzz";
+
+type LogEntry = { level: number; msg?: string };
+const log: LogEntry[] = [];
+
+let t: TestApp;
+let buddies: Awaited<ReturnType<typeof createBuddies>>;
+let apiKey: { key: string; id: string };
+let base: (operation: Operation) => BaseValues;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    logger: { level: "warn", stream: { write: (line: string) => log.push(JSON.parse(line)) } },
+    // Configured, so the webhook judges the signature (400) rather than answering 503.
+    env: { STRIPE_SECRET_KEY: "sk_test_fuzz", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET },
+    billingGateway: createStripeGateway({ secretKey: "sk_test_fuzz", webhookSecret: WEBHOOK_SECRET }),
+  });
+  // A real click on the admin's ad, so the conversion routes reach the click-id proof.
+  buddies = await createBuddies(t, ["fuzzer", "fuzzpartner"]);
+  const { org: admin, clickId } = buddies;
+  const { website, domain } = (
+    await t.app.inject({ url: "/api/organization", headers: admin.headers })
+  ).json();
+  apiKey = await createApiKey(t, admin);
+  await addMember(t, admin.organizationId);
+  const team = (await t.app.inject({ url: "/api/team-members", headers: admin.headers })).json();
+  const member = team.find((row: { role: string }) => row.role === "member");
+
+  const paths: Record<string, Record<string, string>> = {
+    "/api/relationships/{id}": { id: buddies.relationships.toPartner.id },
+    "/api/relationships/{id}/invite": { id: buddies.relationships.toPartner.id },
+    "/api/marketing/collateral/{id}": { id: buddies.ads.org.id },
+    "/api/api-keys/{id}": { id: apiKey.id },
+    "/api/team-members/{id}": { id: member.id },
+    "/api/team-members/{id}/approve": { id: member.id },
+    "/api/logos/{file}": { file: `${domain}.jpg` },
+    "/s/{code}": { code: buddies.shortPath.slice("/s/".length) },
+    "/api/marketing/conversion/{clickId}": { clickId },
+  };
+  const ad = {
+    name: "Fuzz ad",
+    description: "An ad to fuzz.",
+    ctaText: "Go",
+    ctaUrl: `${website}/go`,
+    imageUrl: `${website}/ad.png`,
+    status: "active",
+  };
+  const queries: Record<string, Record<string, string>> = {
+    "GET /api/organizations/search": { query: "fuzz" },
+    "GET /api/metadata": { domain: "example.com" },
+    "GET /api/ecosystem/suggestions": { domain: "example.com" },
+    "GET /api/marketing/conversion/{clickId}": { type: "signup", org: admin.organizationId },
+  };
+  const bodies: Record<string, Record<string, unknown>> = {
+    "POST /api/auth": { mode: "login", email: "nobody@fuzz.example", password: "Wrong-passw0rd!" },
+    "POST /api/verify-email": { token: "fuzz-token" },
+    "POST /api/forgot-password": { email: "nobody@fuzz.example" },
+    "POST /api/reset-password": { token: "fuzz-token", password: "Sup3r-secret!" },
+    "PATCH /api/organization": {
+      name: "fuzzer",
+      website,
+      description: "Fuzzer makes software.",
+      industry: "Software",
+      size: 10,
+    },
+    "POST /api/relationships": { name: "Fuzz Partner", url: "fuzz-partner.example", type: "complement" },
+    "PATCH /api/relationships/{id}": { status: "active", notes: "Good partner" },
+    "POST /api/relationships/{id}/invite": { email: "contact@fuzz.example" },
+    "POST /api/onboarding": {
+      companyName: "Fuzz Co",
+      website: "fuzzco.example",
+      description: "Fuzz Co makes software for testing.",
+      transactionalEmailProvider: "postmark",
+      marketingEmailProvider: "mailchimp",
+      selectedCompetitors: ["Acme"],
+      selectedComplements: ["Acme"],
+      suggestions: {},
+    },
+    "POST /api/marketing/collateral": ad,
+    "PATCH /api/marketing/collateral/{id}": ad,
+    "POST /api/api-keys": { name: "fuzz" },
+    "POST /api/team-members/invite": { email: "invitee@fuzz.example", role: "member" },
+    "PATCH /api/team-members/{id}": { role: "member" },
+    "POST /api/short-url": { longUrl: buddies.trackedUrl },
+    "POST /api/marketing/conversion": { clickId, type: "signup", value: 10, metadata: { plan: "pro" } },
+  };
+  base = (operation) => {
+    const path = paths[operation.path] ?? {};
+    for (const parameter of operation.parameters.filter((p) => p.in === "path")) {
+      if (!path[parameter.name]) throw new Error(`${operation.name}: give {${parameter.name}} a real value`);
+    }
+    const body = bodies[operation.name];
+    if (operation.body && !body) throw new Error(`${operation.name}: give it an otherwise-valid body`);
+    return { path, query: queries[operation.name] ?? {}, body };
+  };
+});
+afterAll(() => t.close());
+
+const settledRowCounts = async () => {
+  await t.app.tracker.settle();
+  const tables = rowsOf<{ table_name: string }>(
+    await t.database.db.execute(
+      sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+    ),
+  );
+  const counts: Record<string, number> = {};
+  for (const { table_name: table } of tables) {
+    const [row] = rowsOf<{ count: number | string }>(
+      await t.database.db.execute(sql`select count(*) as count from ${sql.identifier(table)}`),
+    );
+    counts[table] = Number(row?.count);
+  }
+  return counts;
+};
+
+/** What is wrong with an answer to a hostile request, if anything. */
+function problemWith(fuzz: { expect: 400 | "4xx" }, response: LightMyRequestResponse): string | undefined {
+  const status = response.statusCode;
+  if (fuzz.expect === 400 ? status !== 400 : status < 400 || status >= 500) return `answered ${status}`;
+  if (/\bat .+:\d+:\d+\)?$|node_modules/m.test(response.body)) return "a stack trace in the body";
+  let body: unknown;
+  try {
+    body = response.json();
+  } catch {
+    return `not JSON: ${response.body.slice(0, 120)}`;
+  }
+  // CONTRACT §2's body, and nothing else (Fastify's own has error, code and statusCode too).
+  if (!errorBodySchema.strict().safeParse(body).success) return "not the contract's {message} body";
+  return undefined;
+}
+
+const describeCase = (fuzz: FuzzCase, why: string) =>
+  `${fuzz.operation} ${fuzz.field} ← ${fuzz.payload}: ${why}`;
+
+describe("a fuzz of every route in the OpenAPI document", () => {
+  it("answers every hostile field and body with a 4xx {message}, logs no error and stores nothing", async () => {
+    const document = t.app.swagger() as unknown as OpenApiDocument;
+    const operations = operationsOf(document);
+    // The whole app: a document that lost its routes would make this test pass vacuously.
+    expect(operations.length).toBeGreaterThanOrEqual(50);
+    const cases = operations.flatMap((operation) =>
+      fuzzCases(
+        operation,
+        base(operation),
+        operation.apiKey ? { "x-api-key": apiKey.key } : buddies.org.headers,
+      ),
+    );
+    const before = await settledRowCounts();
+    const logged = log.length;
+    const started = performance.now();
+    const problems: string[] = [];
+    for (const fuzz of cases) {
+      const response = await t.app.inject(fuzz.request);
+      const problem = problemWith(fuzz, response);
+      if (problem) problems.push(describeCase(fuzz, `${problem} ${response.body.slice(0, 160)}`));
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+
+    expect(problems).toEqual([]);
+    expect(log.slice(logged).filter((entry) => entry.level >= 50 || entry.msg === "unhandled error")).toEqual(
+      [],
+    );
+    expect(await settledRowCounts()).toEqual(before);
+
+    const fieldCases = cases.filter((fuzz) => fuzz.field !== "body");
+    const fields = new Set(fieldCases.map((fuzz) => `${fuzz.operation} ${fuzz.field}`));
+    const bodies = new Set(cases.filter((fuzz) => fuzz.field === "body").map((fuzz) => fuzz.operation));
+    const payloads = new Set(cases.map((fuzz) => fuzz.payload));
+    console.info(
+      `route fuzz (${t.database.kind}): ${operations.length} routes, ${fields.size} fields, ${bodies.size} ` +
+        `bodies, ${payloads.size} payloads, ${cases.length} requests in ${seconds} s`,
+    );
+  });
+
+  // Routes whose input the document cannot describe get their own hostile cases.
+
+  it("refuses a hostile logo upload (multipart, which the document does not describe)", async () => {
+    const boundary = "fuzzboundary";
+    const part = (disposition: string, content: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\nContent-Type: image/png\r\n\r\n${content}\r\n`;
+    const upload = (body: string) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/organization/logo",
+        headers: { ...buddies.org.headers, "content-type": `multipart/form-data; boundary=${boundary}` },
+        payload: body,
+      });
+    const bodies = {
+      "a NUL in the file name": `${part(`name="logo"; filename="a${NUL}b.png"`, "not an image")}--${boundary}--\r\n`,
+      "a NUL in the field name": `${part(`name="lo${NUL}go"; filename="a.png"`, "x")}--${boundary}--\r\n`,
+      "a file that is no image": `${part('name="logo"; filename="a.png"', "not an image")}--${boundary}--\r\n`,
+      "a text field, no file": `--${boundary}\r\nContent-Disposition: form-data; name="logo"\r\n\r\nx\r\n--${boundary}--\r\n`,
+      "two files": `${part('name="logo"; filename="a.png"', "x")}${part('name="logo"; filename="b.png"', "y")}--${boundary}--\r\n`,
+      "an unfinished body": part('name="logo"; filename="a.png"', "x"),
+      "no parts": `--${boundary}--\r\n`,
+    };
+    const before = await settledRowCounts();
+    const logged = log.length;
+    const problems: string[] = [];
+    for (const [name, body] of Object.entries(bodies)) {
+      const problem = problemWith({ expect: "4xx" }, await upload(body));
+      if (problem) problems.push(`${name}: ${problem}`);
+    }
+    expect(problems).toEqual([]);
+    expect(log.slice(logged).filter((entry) => entry.level >= 50)).toEqual([]);
+    expect(await settledRowCounts()).toEqual(before);
+  });
+
+  it("refuses a tracked link with a NUL in any parameter (read raw, for its signature)", async () => {
+    const link = new URL(buddies.trackedUrl);
+    const before = await settledRowCounts();
+    for (const name of [...link.searchParams.keys()]) {
+      const hostile = new URL(link);
+      hostile.searchParams.set(name, `${hostile.searchParams.get(name)}${NUL}`);
+      const response = await t.app.inject({ url: `${hostile.pathname}${hostile.search}` });
+      expect(problemWith({ expect: 400 }, response), name).toBeUndefined();
+    }
+    expect(await settledRowCounts()).toEqual(before);
+  });
+});
