@@ -133,3 +133,54 @@ test("a logo over 2 MB, or one that is not a JPEG or PNG, is refused before it i
   expect(uploads()).toBe(0);
   await expect(profileForm(page).getByTestId("org-logo-placeholder")).toBeVisible();
 });
+
+test("moving to a website the admin has not proven shows the verification card and banner, and publishing waits for the proof", async ({
+  page,
+  request,
+}, testInfo) => {
+  const account = await createOnboardedAccount(request, "org-move", { companyName: uniqueName("Mover") });
+  await openProfile(page, account.token);
+  await expect(page.getByTestId("domain-verification-card")).toHaveCount(0);
+  await expect(page.getByTestId("unverified-domain-banner")).toHaveCount(0);
+
+  const moved = `moved-${Math.floor(Math.random() * 1e9)}.example.org`;
+  const form = profileForm(page);
+  await form.getByLabel("Website").fill(`https://${moved}`);
+  await form.getByRole("button", { name: "Save Changes" }).click();
+  await expect(toast(page, "Settings updated successfully")).toBeVisible();
+
+  // The new domain is the organization's own to prove, with a token only its admins see.
+  const card = page.getByTestId("domain-verification-card");
+  await expect(card.getByText(`Verify ${moved}`)).toBeVisible();
+  const status = await request.get("/api/organization/domain-verification", {
+    headers: { authorization: `Bearer ${account.token}` },
+  });
+  const { token } = (await status.json()) as { token: string };
+  await expect(card.getByLabel("Meta tag")).toHaveText(
+    `<meta name="buddy-site-verification" content="${token}">`,
+  );
+  await expect(card.getByLabel("TXT record")).toHaveText(`buddy-site-verification=${token}`);
+  await expect(page.getByTestId("unverified-domain-banner")).toContainText(`${moved} is not verified yet`);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath("domain-verification-card-narrow.png"), fullPage: true });
+
+  await card.getByRole("button", { name: "Check again" }).click();
+  await expect(card.getByRole("alert")).toContainText(`We could not find the meta tag on https://${moved}/`, {
+    timeout: 20_000,
+  });
+
+  // Until then its ads wait: publishing is refused with a reason.
+  const publish = await request.post("/api/marketing/collateral", {
+    headers: { authorization: `Bearer ${account.token}` },
+    data: {
+      name: "Moved offer",
+      description: "An ad for the new site.",
+      ctaText: "Go",
+      ctaUrl: `https://${moved}/start`,
+      status: "active",
+    },
+  });
+  expect(publish.status()).toBe(403);
+  expect(await publish.json()).toEqual({ message: `Verify that you control ${moved} before publishing ads` });
+});

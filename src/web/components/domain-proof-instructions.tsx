@@ -21,7 +21,7 @@ export function DomainProofInstructions({ challenge }: { challenge: DomainChalle
         <li className="grid gap-1.5">
           <span className="font-medium">Add a meta tag to your home page</span>
           <span className="text-muted-foreground">
-            Put this tag inside the &lt;head&gt; of https://{domain}/:
+            Put this tag inside the &lt;head&gt; of https://{domain}/ (the page must load normally):
           </span>
           <CodeBlock aria-label="Meta tag">{siteVerificationMetaTag(token)}</CodeBlock>
         </li>
