@@ -106,6 +106,14 @@ export async function listCollateral(
 ): Promise<Collateral[]> {
   const target = of ?? organizationId;
   const relationshipId = await assertRelated(db, organizationId, target);
+  // CONTRACT §4: an organization whose domain is not proven publishes nothing to its partners.
+  const [company] = await db
+    .select({ verifiedAt: organizations.domainVerifiedAt })
+    .from(organizations)
+    .where(eq(organizations.id, target));
+  const published = company?.verifiedAt
+    ? and(eq(collateral.createdByOrganizationId, target), eq(collateral.status, "active"))
+    : undefined;
   const rows = await db
     .select()
     .from(collateral)
@@ -114,10 +122,7 @@ export async function listCollateral(
         eq(collateral.organizationId, target),
         target === organizationId
           ? eq(collateral.createdByOrganizationId, organizationId)
-          : or(
-              eq(collateral.createdByOrganizationId, organizationId),
-              and(eq(collateral.createdByOrganizationId, target), eq(collateral.status, "active")),
-            ),
+          : or(eq(collateral.createdByOrganizationId, organizationId), published),
       ),
     )
     .orderBy(collateral.createdAt);

@@ -222,6 +222,50 @@ describe("an organization whose domain is not proven", () => {
     ).toBe(true);
   });
 
+  it("shows partners none of its ads and invites no one until the new website is proven", async () => {
+    const org = await createOrganization(t, "quietco");
+    const partner = await createOrganization(t, "quietfan");
+    await t.app.inject({
+      method: "POST",
+      url: "/api/relationships",
+      headers: partner.headers,
+      payload: { organizationId: org.organizationId, type: "complement" },
+    });
+    expect((await collateral(org.headers, "https://quietco.example/go", "active")).statusCode).toBe(201);
+    const partnersView = async () =>
+      (
+        await t.app.inject({
+          url: `/api/marketing/collateral?organizationId=${org.organizationId}`,
+          headers: partner.headers,
+        })
+      ).json() as { name: string }[];
+    expect((await partnersView()).map((item) => item.name)).toEqual(["Ad active"]);
+    const invite = () =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/team-members/invite",
+        headers: org.headers,
+        payload: { email: `invitee-${crypto.randomUUID().slice(0, 8)}@quiet.test`, role: "member" },
+      });
+
+    // Another admin, whose address proves nothing, moves the website.
+    const coAdmin = await addMember(t, org.organizationId, "admin");
+    expect((await moveWebsite(coAdmin.headers, "quiet-elsewhere.test")).json()).toMatchObject({
+      domainVerified: false,
+    });
+    expect(await partnersView()).toEqual([]);
+    const refused = await invite();
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: DOMAIN_MESSAGES.needed("quiet-elsewhere.test") });
+
+    // Back on the proven domain (the first admin's address proves it): both return.
+    expect((await moveWebsite(org.headers, "quietco.example")).json()).toMatchObject({
+      domainVerified: true,
+    });
+    expect((await partnersView()).map((item) => item.name)).toEqual(["Ad active"]);
+    expect((await invite()).statusCode).toBe(201);
+  });
+
   it("stays proven when the acting admin's own address proves the new website", async () => {
     const org = await createOrganization(t, "selfproven");
     expect((await moveWebsite(org.headers, "elsewhere-co.test")).json()).toMatchObject({

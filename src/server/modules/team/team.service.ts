@@ -103,12 +103,18 @@ export async function inviteTeamMember(
   const email = normalizeEmail(input.email);
   const member = await deps.db.transaction(async (tx) => {
     const [organization] = await tx
-      .select({ name: organizations.name })
+      .select({
+        name: organizations.name,
+        domain: organizations.domain,
+        verifiedAt: organizations.domainVerifiedAt,
+      })
       .from(organizations)
       .where(eq(organizations.id, auth.organizationId))
       // Serialises invitations of one organization, so two at once cannot both pass the checks.
       .for("update");
     if (!organization) throw notFound("Organization not found");
+    // CONTRACT §4: an invitation admits someone in advance, which an unproven organization may not.
+    if (!organization.verifiedAt) throw forbidden(DOMAIN_MESSAGES.needed(organization.domain));
     const [existingMember] = await tx
       .select({ id: memberships.id })
       .from(memberships)
