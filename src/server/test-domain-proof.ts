@@ -6,6 +6,7 @@ import { siteVerificationMetaTag, siteVerificationTxtRecord } from "../shared/do
 import { type SafeFetchOptions, safeFetch } from "./lib/safe-fetch";
 import type { PageFetch } from "./modules/domain-control/site-tag-proof";
 import { startFixtureSite } from "./test-fixture-site";
+import { createTestApp } from "./test-helpers";
 
 /**
  * Local stand-ins for what a domain's owner controls (CONTRACT §4 proofs (b) and (c)): a real DNS
@@ -158,6 +159,23 @@ export async function startSites(): Promise<Sites> {
     close: async () => {
       await secure.close();
       await plain.close();
+    },
+  };
+}
+
+/** A test app whose proofs of domain control reach a local DNS server and local sites. */
+export async function createDomainProofTestApp() {
+  const dns = await startDnsServer();
+  const sites = await startSites();
+  const t = await createTestApp({ domainProof: { fetchPage: sites.fetchPage, resolver: dns.resolver() } });
+  return {
+    t,
+    dns,
+    sites,
+    async close() {
+      await t.close();
+      await dns.close();
+      await sites.close();
     },
   };
 }

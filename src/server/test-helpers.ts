@@ -132,6 +132,22 @@ export type OnboardingOverrides = Partial<{
   selectedComplements: string[];
 }>;
 
+/** A complete onboarding form for a company and its website (SPEC §5), with any field replaced. */
+export const onboardingForm = (
+  companyName: string,
+  website: string,
+  overrides: OnboardingOverrides = {},
+) => ({
+  companyName,
+  website,
+  description: `${companyName} makes software for testing purposes.`,
+  transactionalEmailProvider: "postmark",
+  marketingEmailProvider: "mailchimp",
+  selectedCompetitors: [] as string[],
+  selectedComplements: [] as string[],
+  ...overrides,
+});
+
 /**
  * A verified user who completed onboarding: the admin of a new organization. Their address is at
  * the organization's domain, which proves it (CONTRACT §4, proof (a)).
@@ -144,16 +160,10 @@ export async function createOrganization(t: TestApp, label: string, overrides: O
     method: "POST",
     url: "/api/onboarding",
     headers: authHeader(token),
-    payload: {
-      companyName: label.slice(0, 25),
-      website: `https://${label}.example`,
+    payload: onboardingForm(label.slice(0, 25), `https://${label}.example`, {
       description: `${label} makes software for testing purposes.`,
-      transactionalEmailProvider: "postmark",
-      marketingEmailProvider: "mailchimp",
-      selectedCompetitors: [],
-      selectedComplements: [],
       ...overrides,
-    },
+    }),
   });
   expect(response.statusCode, response.body).toBe(201);
   const { user } = response.json() as { user: { id: string; organizationId: string } };

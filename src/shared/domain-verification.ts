@@ -37,6 +37,3 @@ export const organizationDomainStatusSchema = domainChallengeSchema.extend({
   message: z.string().optional(),
 });
 export type OrganizationDomainStatus = z.infer<typeof organizationDomainStatusSchema>;
-
-/** A "Check again" answered sooner than this after the last one is refused (each one fetches the site). */
-export const DOMAIN_CHECK_INTERVAL_MS = 3_000;

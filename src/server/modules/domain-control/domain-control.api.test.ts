@@ -2,13 +2,13 @@ import { DOMAIN_MESSAGES } from "@shared/domain-verification";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizations } from "../../db/schema";
-import { type DnsServer, type Sites, startDnsServer, startSites } from "../../test-domain-proof";
+import { createDomainProofTestApp, type DnsServer, type Sites } from "../../test-domain-proof";
 import {
   addMember,
   authHeader,
   createApiKey,
   createOrganization,
-  createTestApp,
+  onboardingForm,
   signUpVerified,
   type TestApp,
 } from "../../test-helpers";
@@ -16,18 +16,12 @@ import {
 let t: TestApp;
 let dns: DnsServer;
 let sites: Sites;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  dns = await startDnsServer();
-  sites = await startSites();
-  t = await createTestApp({ domainProof: { fetchPage: sites.fetchPage, resolver: dns.resolver() } });
+  ({ t, dns, sites, close } = await createDomainProofTestApp());
 });
-afterAll(async () => {
-  await t.close();
-  await dns.close();
-  await sites.close();
-});
-
+afterAll(() => close());
 type Headers = Record<string, string>;
 const BROWSER = { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0 Safari/537.36" };
 
@@ -98,15 +92,9 @@ describe("an organization whose domain is not proven", () => {
       method: "POST",
       url: "/api/onboarding",
       headers: authHeader(colleague.token),
-      payload: {
-        companyName: "Moving Co",
-        website: "movingco.example",
+      payload: onboardingForm("Moving Co", "movingco.example", {
         description: "Moving Co moves things from one place to another.",
-        transactionalEmailProvider: "postmark",
-        marketingEmailProvider: "mailchimp",
-        selectedCompetitors: [],
-        selectedComplements: [],
-      },
+      }),
     });
     expect(asked.statusCode).toBe(202);
     const team = (await t.app.inject({ url: "/api/team-members", headers: mover.headers })).json();
@@ -297,15 +285,9 @@ describe("an organization whose domain is not proven", () => {
       method: "POST",
       url: "/api/onboarding",
       headers: authHeader(owner.token),
-      payload: {
-        companyName: "Owned Elsewhere",
-        website: "owned-elsewhere.test",
+      payload: onboardingForm("Owned Elsewhere", "owned-elsewhere.test", {
         description: "The real company that owns owned-elsewhere.test.",
-        transactionalEmailProvider: "postmark",
-        marketingEmailProvider: "mailchimp",
-        selectedCompetitors: [],
-        selectedComplements: [],
-      },
+      }),
     });
     expect(onboarded.statusCode, onboarded.body).toBe(201);
     expect(onboarded.json().user).toMatchObject({ organizationId: squatter.organizationId, role: "admin" });

@@ -1,5 +1,4 @@
 import {
-  DOMAIN_CHECK_INTERVAL_MS,
   DOMAIN_MESSAGES,
   type DomainProofMethod,
   type OrganizationDomainStatus,
@@ -15,7 +14,12 @@ import type { DomainProver } from "./domain-prover";
  * CONTRACT §4: the organization's domain is proven; it is now claimed for good, carries the
  * badge, publishes ads and approves members.
  */
-export async function markDomainProven(tx: DbOrTx, organizationId: string, method: DomainProofMethod) {
+export async function markDomainProven(
+  tx: DbOrTx,
+  organizationId: string,
+  method: DomainProofMethod,
+  provenDomain: string,
+) {
   await tx
     .update(organizations)
     .set({
@@ -24,7 +28,14 @@ export async function markDomainProven(tx: DbOrTx, organizationId: string, metho
       isPlatformUser: true,
       updatedAt: new Date(),
     })
-    .where(eq(organizations.id, organizationId));
+    // Only the domain just proven: a website changed meanwhile wins, and a proof is never redone.
+    .where(
+      and(
+        eq(organizations.id, organizationId),
+        eq(organizations.domain, provenDomain),
+        isNull(organizations.domainVerifiedAt),
+      ),
+    );
 }
 
 /**
@@ -48,17 +59,17 @@ export async function verifiedEmailOf(db: DbOrTx, userId: string): Promise<strin
   return row?.verifiedAt ? row.email : null;
 }
 
-/** Refuses a check that comes sooner than DOMAIN_CHECK_INTERVAL_MS after the last one. */
+/** Checks fetch a site of the user's choosing: one at most every 3 s per claim or organization. */
+const CHECK_INTERVAL_MS = 3_000;
+
+/** Refuses a check that comes sooner than CHECK_INTERVAL_MS after the last one. */
 export function assertCheckInterval(lastCheckedAt: Date | null, now = Date.now()) {
   if (!lastCheckedAt) return;
-  const wait = lastCheckedAt.getTime() + DOMAIN_CHECK_INTERVAL_MS - now;
+  const wait = lastCheckedAt.getTime() + CHECK_INTERVAL_MS - now;
   if (wait > 0) throw new RateLimitedError(Math.ceil(wait / 1000));
 }
 
-async function statusOf(
-  db: DbOrTx,
-  organizationId: string,
-): Promise<OrganizationDomainStatus & { checkedAt: Date | null }> {
+async function loadProof(db: DbOrTx, organizationId: string) {
   const [row] = await db
     .select({
       domain: organizations.domain,
@@ -71,18 +82,18 @@ async function statusOf(
     .where(eq(organizations.id, organizationId))
     .limit(1);
   if (!row) throw notFound("Organization not found");
-  return {
-    domain: row.domain,
-    token: row.token,
-    verified: row.verifiedAt !== null,
-    method: row.method,
-    checkedAt: row.checkedAt,
-  };
+  return row;
 }
 
+const toStatus = (row: Awaited<ReturnType<typeof loadProof>>): OrganizationDomainStatus => ({
+  domain: row.domain,
+  token: row.token,
+  verified: row.verifiedAt !== null,
+  method: row.method,
+});
+
 export async function organizationDomainStatus(db: DbOrTx, organizationId: string) {
-  const { checkedAt: _, ...status } = await statusOf(db, organizationId);
-  return status;
+  return toStatus(await loadProof(db, organizationId));
 }
 
 /**
@@ -93,38 +104,20 @@ export async function checkOrganizationDomain(
   deps: { db: DbOrTx; prover: DomainProver },
   member: { organizationId: string; userId: string },
 ): Promise<OrganizationDomainStatus> {
-  const status = await statusOf(deps.db, member.organizationId);
-  if (status.verified) {
-    return {
-      ...(await organizationDomainStatus(deps.db, member.organizationId)),
-      message: DOMAIN_MESSAGES.verified(status.domain),
-    };
-  }
-  assertCheckInterval(status.checkedAt);
+  const proof = await loadProof(deps.db, member.organizationId);
+  const verified = DOMAIN_MESSAGES.verified(proof.domain);
+  if (proof.verifiedAt) return { ...toStatus(proof), message: verified };
+  assertCheckInterval(proof.checkedAt);
   await deps.db
     .update(organizations)
     .set({ domainCheckedAt: new Date() })
     .where(eq(organizations.id, member.organizationId));
   const method = await deps.prover.prove({
-    domain: status.domain,
-    token: status.token,
+    domain: proof.domain,
+    token: proof.token,
     verifiedEmail: await verifiedEmailOf(deps.db, member.userId),
   });
-  const { checkedAt: _, ...shown } = status;
-  if (!method) return { ...shown, message: DOMAIN_MESSAGES.notFound(status.domain) };
-  // Only if the domain is still the one just proven: a concurrent website change wins.
-  await deps.db
-    .update(organizations)
-    .set({ domainVerifiedAt: new Date(), domainVerificationMethod: method, isPlatformUser: true })
-    .where(
-      and(
-        eq(organizations.id, member.organizationId),
-        eq(organizations.domain, status.domain),
-        isNull(organizations.domainVerifiedAt),
-      ),
-    );
-  return {
-    ...(await organizationDomainStatus(deps.db, member.organizationId)),
-    message: DOMAIN_MESSAGES.verified(status.domain),
-  };
+  if (!method) return { ...toStatus(proof), message: DOMAIN_MESSAGES.notFound(proof.domain) };
+  await markDomainProven(deps.db, member.organizationId, method, proof.domain);
+  return { ...(await organizationDomainStatus(deps.db, member.organizationId)), message: verified };
 }

@@ -2,12 +2,12 @@ import { DOMAIN_MESSAGES } from "@shared/domain-verification";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { domainClaims, memberships, organizations } from "../../db/schema";
-import { type DnsServer, type Sites, startDnsServer, startSites } from "../../test-domain-proof";
+import { createDomainProofTestApp, type DnsServer, type Sites } from "../../test-domain-proof";
 import {
   authHeader,
   createApiKey,
   createOrganization,
-  createTestApp,
+  onboardingForm,
   signUpVerified,
   type TestApp,
 } from "../../test-helpers";
@@ -15,27 +15,16 @@ import {
 let t: TestApp;
 let dns: DnsServer;
 let sites: Sites;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  dns = await startDnsServer();
-  sites = await startSites();
-  t = await createTestApp({ domainProof: { fetchPage: sites.fetchPage, resolver: dns.resolver() } });
+  ({ t, dns, sites, close } = await createDomainProofTestApp());
 });
-afterAll(async () => {
-  await t.close();
-  await dns.close();
-  await sites.close();
-});
-
-const form = (companyName: string, website: string) => ({
-  companyName,
-  website,
-  description: `${companyName} makes software that helps teams work together.`,
-  transactionalEmailProvider: "postmark",
-  marketingEmailProvider: "mailchimp",
-  selectedCompetitors: [] as string[],
-  selectedComplements: [] as string[],
-});
+afterAll(() => close());
+const form = (companyName: string, website: string) =>
+  onboardingForm(companyName, website, {
+    description: `${companyName} makes software that helps teams work together.`,
+  });
 
 type Person = { headers: Record<string, string>; userId: string; email: string };
 

@@ -264,7 +264,7 @@ async function takeOver(
         updatedAt: new Date(),
       })
       .where(eq(organizations.id, existing.id));
-    await markDomainProven(tx, existing.id, method);
+    await markDomainProven(tx, existing.id, method, domain);
     await tx
       .update(memberships)
       .set({ status: "pending", role: "member" })
