@@ -33,9 +33,29 @@ export default defineConfig({
           root,
           environment: "node",
           include: ["src/server/**/*.test.ts", "src/shared/**/*.test.ts"],
+          exclude: ["src/server/instances/**"],
           globalSetup: ["src/server/test-global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // Several server processes, HAProxy, PostgreSQL and Redis of their own, killed and stopped
+        // on purpose. Not in "server": that project runs twice in CI (PGlite, then PostgreSQL) and
+        // these bring their own database, so once is enough. They run after the other projects and
+        // one file at a time, because their deadlines (failover, "within a second") must not race
+        // the rest of the suite for this machine's two cores.
+        extends: true,
+        test: {
+          name: "instances",
+          root,
+          environment: "node",
+          include: ["src/server/instances/**/*.process.test.ts"],
+          globalSetup: ["src/server/test-global-setup.ts"],
+          sequence: { groupOrder: 1 },
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

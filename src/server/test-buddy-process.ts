@@ -1,5 +1,5 @@
 // The production server (dist/server/main.js) as a child process, with mail to a real SMTP
-// receiver: for the benchmark and for process-level tests (crash, restart).
+// receiver: for the benchmark and for process-level tests (crash, restart, several instances).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -24,6 +24,8 @@ export type BuddyProcess = {
   pid: number;
   dataDir: string;
   mail: MailReceiver;
+  /** With output "capture": the process's last lines of output, to print when a test fails. */
+  output(): string;
   /** Ends the process at once, like a crash: no shutdown code runs. */
   kill(): Promise<void>;
   /** Signs up, verifies through the mailed link and completes onboarding: a bearer token. */
@@ -32,58 +34,76 @@ export type BuddyProcess = {
   stop(): Promise<number | null>;
 };
 
-export async function startBuddy(
-  options: {
-    databaseUrl?: string;
-    dataDir?: string;
-    port?: number;
-    mail?: MailReceiver;
-    /** Extra node flags, e.g. --cpu-prof to profile a benchmark run. */
-    nodeArgs?: string[];
-  } = {},
-): Promise<BuddyProcess> {
+export type BuddyOptions = {
+  databaseUrl?: string;
+  redisUrl?: string;
+  /** Shared by every instance of one deployment; without it the server keeps one in DATA_DIR. */
+  appSecret?: string;
+  /** The origin links and mails point to: a load balancer's in front of several instances. */
+  publicUrl?: string;
+  dataDir?: string;
+  port?: number;
+  mail?: MailReceiver;
+  /** Settings on top of the defaults below (a value "" removes a default). */
+  env?: Record<string, string>;
+  /** Extra node flags, e.g. --cpu-prof to profile a benchmark run. */
+  nodeArgs?: string[];
+  /** inherit (default): the server writes to the test's output; capture: kept for output(). */
+  stdio?: "inherit" | "capture";
+};
+
+/** Resolves once the server answers its API; throws if it exits or takes over `timeoutMs`. */
+export async function startBuddy(options: BuddyOptions = {}): Promise<BuddyProcess> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "buddy-process-"));
   const mail = options.mail ?? (await startMailReceiver());
   const origin = `http://127.0.0.1:${port}`;
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    PORT: String(port),
+    PUBLIC_URL: options.publicUrl ?? origin,
+    DATA_DIR: dataDir,
+    SMTP_URL: mail.url,
+    RATE_LIMIT_PER_IP: "0",
+    // Benchmarks send every pixel hit from one address.
+    PIXEL_RATE_LIMIT_PER_IP: "0",
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
+    DATABASE_URL: options.databaseUrl,
+    REDIS_URL: options.redisUrl,
+    APP_SECRET: options.appSecret,
+    ...options.env,
+  };
+  const capture = options.stdio === "capture";
   const child = spawn(
     process.execPath,
     [...(options.nodeArgs ?? []), path.join(PROJECT_ROOT, "dist/server/main.js")],
     {
       cwd: PROJECT_ROOT,
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        PUBLIC_URL: origin,
-        DATA_DIR: dataDir,
-        SMTP_URL: mail.url,
-        RATE_LIMIT_PER_IP: "0",
-        // Benchmarks send every pixel hit from one address.
-        PIXEL_RATE_LIMIT_PER_IP: "0",
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
-        ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
-      },
-      stdio: ["ignore", "inherit", "inherit"],
+      env: Object.fromEntries(Object.entries(env).filter(([, value]) => value)),
+      stdio: ["ignore", capture ? "pipe" : "inherit", capture ? "pipe" : "inherit"],
     },
   );
+  let lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    lines.push(...chunk.toString().split("\n").filter(Boolean));
+    if (lines.length > 400) lines = lines.slice(-200);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const output = () => lines.join("\n");
+
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}\n${output()}`);
     try {
       if ((await fetch(`${origin}/api/me`)).status === 401) break;
     } catch {}
-    if (Date.now() > deadline) throw new Error("server did not start within 60 s");
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not start within 60 s\n${output()}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-
-  async function post(url: string, body: unknown, token?: string) {
-    const response = await fetch(`${origin}${url}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-    return response.json() as Promise<Record<string, unknown>>;
   }
 
   return {
@@ -92,41 +112,65 @@ export async function startBuddy(
     pid: child.pid ?? 0,
     dataDir,
     mail,
+    output,
     async kill() {
-      child.kill("SIGKILL");
-      await new Promise((resolve) => child.once("exit", resolve));
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
     },
-    async createOrganization(label, description) {
-      // At the organization's own domain, which proves it (CONTRACT §4).
-      const email = `${label}-${Date.now()}@${label}.bench.example`;
-      await post("/api/auth", { email, password: "Bench-pass1!", mode: "signup" });
-      const message = await mail.waitFor((m) => m.to === email);
-      const { token } = (await post("/api/verify-email", {
-        token: tokenFrom(message, `${origin}/verify-email`),
-      })) as {
-        token: string;
-      };
-      await post(
-        "/api/onboarding",
-        {
-          companyName: label.slice(0, 25),
-          website: `${label}.bench.example`,
-          description,
-          transactionalEmailProvider: "postmark",
-          marketingEmailProvider: "mailchimp",
-          selectedCompetitors: [],
-          selectedComplements: [],
-        },
-        token,
-      );
-      return token;
-    },
+    createOrganization: (label, description) =>
+      createOrganization(origin, mail, label, description, options.publicUrl ?? origin),
     async stop() {
-      child.kill("SIGTERM");
-      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      const code = await exited;
       if (!options.mail) await mail.close();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
       return code;
     },
   };
+}
+
+async function post(origin: string, url: string, body: unknown, token?: string) {
+  const response = await fetch(`${origin}${url}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  return response.json() as Promise<Record<string, unknown>>;
+}
+
+/**
+ * Signs up at `origin` (a server, or a balancer in front of several), verifies through the mailed
+ * link and onboards: a bearer token. The address is at the organization's own domain
+ * (<label>.bench.example), which proves it (CONTRACT §4).
+ */
+export async function createOrganization(
+  origin: string,
+  mail: MailReceiver,
+  label: string,
+  description: string,
+  /** Where the mailed links point (PUBLIC_URL), when not `origin`. */
+  publicUrl = origin,
+): Promise<string> {
+  const email = `${label}-${Date.now()}@${label}.bench.example`;
+  await post(origin, "/api/auth", { email, password: "Bench-pass1!", mode: "signup" });
+  const message = await mail.waitFor((m) => m.to === email);
+  const { token } = (await post(origin, "/api/verify-email", {
+    token: tokenFrom(message, `${publicUrl}/verify-email`),
+  })) as { token: string };
+  await post(
+    origin,
+    "/api/onboarding",
+    {
+      companyName: label.slice(0, 25),
+      website: `${label}.bench.example`,
+      description,
+      transactionalEmailProvider: "postmark",
+      marketingEmailProvider: "mailchimp",
+      selectedCompetitors: [],
+      selectedComplements: [],
+    },
+    token,
+  );
+  return token;
 }
