@@ -95,7 +95,8 @@ export async function startBuddy(options: BuddyOptions = {}): Promise<BuddyProce
 
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}\n${output()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`server exited with ${child.exitCode ?? child.signalCode}\n${output()}`);
     try {
       if ((await fetch(`${origin}/api/me`)).status === 401) break;
     } catch {}

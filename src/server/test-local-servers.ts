@@ -12,6 +12,10 @@ import { freePort } from "./test-buddy-process";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A child ended by a signal has a signalCode and no exitCode. */
+const alive = (child: ChildProcess | undefined): boolean =>
+  child !== undefined && child.exitCode === null && child.signalCode === null;
+
 /** Polls `ready` until it holds, or throws after `timeoutMs` naming `what`. */
 export async function waitFor(
   what: string,
@@ -193,6 +197,8 @@ export type LocalRedis = {
   start(): Promise<void>;
   /** Keys held now (DBSIZE). */
   dbSize(): Promise<number>;
+  /** The keys held now (KEYS: this server is the test's own and small). */
+  keys(): Promise<string[]>;
   destroy(): Promise<void>;
 };
 
@@ -219,7 +225,7 @@ export async function startLocalRedis(): Promise<LocalRedis> {
     url,
     port,
     async start() {
-      if (child && child.exitCode === null) return;
+      if (alive(child)) return;
       const started = spawn(
         "redis-server",
         [
@@ -230,18 +236,20 @@ export async function startLocalRedis(): Promise<LocalRedis> {
       );
       child = started;
       await waitFor(`Redis on port ${port}`, async () => {
-        if (started.exitCode !== null) throw new Error(`redis-server exited with ${started.exitCode}`);
+        if (!alive(started))
+          throw new Error(`redis-server exited with ${started.exitCode ?? started.signalCode}`);
         return (await ask((client) => client.ping())) === "PONG";
       });
     },
     async stop() {
       const running = child;
-      if (!running || running.exitCode !== null) return;
+      if (!running || !alive(running)) return;
       const exited = new Promise((resolve) => running.once("exit", resolve));
       running.kill("SIGKILL");
       await exited;
     },
     dbSize: () => ask((client) => client.dbsize()),
+    keys: () => ask((client) => client.keys("*")),
     async destroy() {
       await server.stop();
       cleanups.delete(killNow);
@@ -367,7 +375,7 @@ export async function startHaproxy(
       return Date.now();
     },
     async stop() {
-      if (child.exitCode === null) {
+      if (alive(child)) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
         child.kill("SIGTERM");
         await Promise.race([exited, sleep(5000).then(() => child.kill("SIGKILL"))]);
@@ -378,7 +386,7 @@ export async function startHaproxy(
   };
   try {
     await waitFor(`HAProxy on port ${port}`, () => {
-      if (child.exitCode !== null) throw new Error(`haproxy exited: ${output}`);
+      if (!alive(child)) throw new Error(`haproxy exited: ${output}`);
       return existsSync(socket) && states().then(() => true);
     });
     // A check passing on every server, not only HAProxy's optimistic start-up state.

@@ -6,6 +6,8 @@ import { browserAgent, clickIdOf } from "./test-partners";
 export type Answer = {
   /** When the answer (or the failure) arrived, ms since epoch. */
   at: number;
+  /** How long it took, in ms. */
+  ms: number;
   /** The HTTP status, or 0 when no answer came (connection refused or reset, timeout). */
   status: number;
   clickId: string | null;
@@ -39,6 +41,7 @@ export function startClickLoad(url: string, options: { concurrency?: number; tag
 
   async function loop(worker: number) {
     for (let i = 0; running; i++) {
+      const sent = Date.now();
       try {
         const response = await fetch(url, {
           redirect: "manual",
@@ -48,13 +51,21 @@ export function startClickLoad(url: string, options: { concurrency?: number; tag
         const body = await response.text();
         record({
           at: Date.now(),
+          ms: Date.now() - sent,
           status: response.status,
           clickId: response.status === 302 ? clickIdOf(response) : null,
           servedBy: response.headers.get("x-served-by"),
           message: response.status >= 400 ? body.slice(0, 200) : undefined,
         });
       } catch (error) {
-        record({ at: Date.now(), status: 0, clickId: null, servedBy: null, message: String(error) });
+        record({
+          at: Date.now(),
+          ms: Date.now() - sent,
+          status: 0,
+          clickId: null,
+          servedBy: null,
+          message: String(error),
+        });
         // Nothing listens (a killed server): do not spin.
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
