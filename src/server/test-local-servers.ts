@@ -82,7 +82,7 @@ export type LocalPostgres = {
   port: number;
   /** immediate: like a crash (no checkpoint, connections cut); fast: a clean shutdown. */
   stop(options?: { mode?: "fast" | "immediate" }): Promise<void>;
-  /** Starts again on the same port and data folder. */
+  /** Starts again on the same port and data folder (nothing to do if it runs). */
   start(): Promise<void>;
   /** Stops the server if it runs and deletes its folder. */
   destroy(): Promise<void>;
@@ -94,7 +94,8 @@ process.once("exit", () => {
   for (const cleanup of cleanups) cleanup();
 });
 
-export async function startLocalPostgres(): Promise<LocalPostgres> {
+/** `settings`: server settings (-c name=value), e.g. shared_preload_libraries. */
+export async function startLocalPostgres(settings: Record<string, string> = {}): Promise<LocalPostgres> {
   const bin = postgresBinDir();
   const folder = mkdtempSync(path.join(tmpdir(), "buddy-pg-"));
   const dataDir = path.join(folder, "data");
@@ -127,12 +128,16 @@ export async function startLocalPostgres(): Promise<LocalPostgres> {
     url,
     port,
     async start() {
+      if (running) return;
       await pgCtl(
         "-l",
         path.join(folder, "postgres.log"),
         "-o",
         // The socket goes in our folder too: /var/run/postgresql belongs to the shared server.
-        `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
+        [
+          `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
+          ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
+        ].join(" "),
         "start",
       );
       running = true;

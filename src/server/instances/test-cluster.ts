@@ -30,7 +30,8 @@ export type Cluster = {
   stop(): Promise<void>;
 };
 
-export async function startCluster(): Promise<Cluster> {
+/** `env`: settings every instance gets on top of startBuddy's. */
+export async function startCluster(options: { env?: Record<string, string> } = {}): Promise<Cluster> {
   const stack: Array<() => Promise<unknown>> = [];
   const dataDirs: string[] = [];
   const stopAll = async () => {
@@ -65,6 +66,7 @@ export async function startCluster(): Promise<Cluster> {
         appSecret,
         publicUrl: `http://127.0.0.1:${balancerPort}`,
         stdio: "capture",
+        env: options.env,
       });
       instances[name] = instance;
       stack.push(() => instance.kill());
