@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -43,7 +43,8 @@ describe("the metrics listener", () => {
   let mail: MailReceiver;
   let buddy: BuddyProcess | undefined;
   let metricsPort: number;
-  const dataDir = mkdtempSync(path.join(tmpdir(), "buddy-metrics-"));
+  // Named, not made: the server makes it; nothing is left behind by merely listing the tests.
+  const dataDir = path.join(tmpdir(), `buddy-metrics-${crypto.randomUUID()}`);
   beforeAll(async () => {
     [postgres, mail, metricsPort] = await Promise.all([
       startLocalPostgres(),

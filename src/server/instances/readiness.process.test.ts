@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,7 +23,8 @@ describe("an instance's readiness", () => {
   let postgres: LocalPostgres;
   let mail: MailReceiver;
   const instances: BuddyProcess[] = [];
-  const dataDir = mkdtempSync(path.join(tmpdir(), "buddy-readiness-"));
+  // Named, not made: the server makes it; nothing is left behind by merely listing the tests.
+  const dataDir = path.join(tmpdir(), `buddy-readiness-${crypto.randomUUID()}`);
   const appSecret = crypto.randomUUID() + crypto.randomUUID();
   beforeAll(async () => {
     [postgres, mail] = await Promise.all([startLocalPostgres(), startMailReceiver()]);

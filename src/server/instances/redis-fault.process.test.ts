@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -70,7 +70,8 @@ describe("Redis stopped and started again under load", () => {
   let mail: MailReceiver;
   let buddy: BuddyProcess | undefined;
   let partners: Partners;
-  const dataDir = mkdtempSync(path.join(tmpdir(), "buddy-redis-fault-"));
+  // Named, not made: the server makes it; nothing is left behind by merely listing the tests.
+  const dataDir = path.join(tmpdir(), `buddy-redis-fault-${crypto.randomUUID()}`);
   beforeAll(async () => {
     [postgres, redis, mail] = await Promise.all([
       startLocalPostgres(),
