@@ -50,13 +50,9 @@ export type BuddyOptions = {
   nodeArgs?: string[];
   /** inherit (default): the server writes to the test's output; capture: kept for output(). */
   stdio?: "inherit" | "capture";
-  /** When start-up is over; by default once the API answers (GET /api/me: 401). */
-  started?: (origin: string) => Promise<boolean>;
 };
 
-const apiAnswers = async (origin: string) => (await fetch(`${origin}/api/me`)).status === 401;
-
-/** Resolves once the server has started (see `started`); throws if it exits or takes over 60 s. */
+/** Resolves once the server answers its API; throws if it exits or takes over 60 s. */
 export async function startBuddy(options: BuddyOptions = {}): Promise<BuddyProcess> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "buddy-process-"));
@@ -102,7 +98,7 @@ export async function startBuddy(options: BuddyOptions = {}): Promise<BuddyProce
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`server exited with ${child.exitCode ?? child.signalCode}\n${output()}`);
     try {
-      if (await (options.started ?? apiAnswers)(origin)) break;
+      if ((await fetch(`${origin}/api/me`)).status === 401) break;
     } catch {}
     if (Date.now() > deadline) {
       child.kill("SIGKILL");

@@ -94,8 +94,7 @@ process.once("exit", () => {
   for (const cleanup of cleanups) cleanup();
 });
 
-/** `settings`: server settings (-c name=value), e.g. shared_preload_libraries. */
-export async function startLocalPostgres(settings: Record<string, string> = {}): Promise<LocalPostgres> {
+export async function startLocalPostgres(): Promise<LocalPostgres> {
   const bin = postgresBinDir();
   const folder = mkdtempSync(path.join(tmpdir(), "buddy-pg-"));
   const dataDir = path.join(folder, "data");
@@ -134,10 +133,7 @@ export async function startLocalPostgres(settings: Record<string, string> = {}):
         path.join(folder, "postgres.log"),
         "-o",
         // The socket goes in our folder too: /var/run/postgresql belongs to the shared server.
-        [
-          `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
-          ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
-        ].join(" "),
+        `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
         "start",
       );
       running = true;
