@@ -1,7 +1,7 @@
 // Tracking hot paths against bare Fastify answering the same kind of response: a 302, a GIF, JSON.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { createClickIds } from "../src/server/modules/tracking/click-id";
+import { createClickIds } from "../src/server/modules/tracking/clicks/click-id";
 import type { BuddyProcess } from "../src/server/test-buddy-process";
 import { compare, rows, startBaseline } from "./harness";
 
