@@ -1,6 +1,7 @@
 // The production server (dist/server/main.js) as a child process, with mail to a real SMTP
 // receiver: for the benchmark and for process-level tests (crash, restart).
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -23,6 +24,8 @@ export type BuddyProcess = {
   port: number;
   pid: number;
   dataDir: string;
+  /** Its APP_SECRET: given, or made for this process. */
+  appSecret: string;
   mail: MailReceiver;
   /** Ends the process at once, like a crash: no shutdown code runs. */
   kill(): Promise<void>;
@@ -36,6 +39,7 @@ export async function startBuddy(
   options: {
     databaseUrl?: string;
     dataDir?: string;
+    appSecret?: string;
     port?: number;
     mail?: MailReceiver;
     /** Extra node flags, e.g. --cpu-prof to profile a benchmark run. */
@@ -45,6 +49,7 @@ export async function startBuddy(
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "buddy-process-"));
   const mail = options.mail ?? (await startMailReceiver());
+  const appSecret = options.appSecret ?? randomBytes(32).toString("base64url");
   const origin = `http://127.0.0.1:${port}`;
   const child = spawn(
     process.execPath,
@@ -56,6 +61,7 @@ export async function startBuddy(
         PORT: String(port),
         PUBLIC_URL: origin,
         DATA_DIR: dataDir,
+        APP_SECRET: appSecret,
         SMTP_URL: mail.url,
         RATE_LIMIT_PER_IP: "0",
         // Benchmarks send every pixel hit from one address.
@@ -91,6 +97,7 @@ export async function startBuddy(
     port,
     pid: child.pid ?? 0,
     dataDir,
+    appSecret,
     mail,
     async kill() {
       child.kill("SIGKILL");
