@@ -26,6 +26,15 @@ export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 export const rows: Row[] = [];
 
+/** A result row, printed as soon as it is measured: a long run shows its progress. */
+export function record(row: Row) {
+  rows.push(row);
+  const figures = row.rps === undefined ? "" : ` ${row.rps}/s p99 ${row.p99} ms`;
+  console.log(
+    `${row.ok ? "ok  " : "MISS"} ${row.database} ${row.name}${row.connections ? ` ×${row.connections}` : ""}:${figures} ${row.ratio} (target ${row.target})`,
+  );
+}
+
 /** The fields of autocannon's client that bound how many requests it sends (not in its types). */
 type LimitedClient = { reqsMade: number; responseMax?: number } & {
   on(event: "done", listener: () => void): void;
@@ -140,9 +149,9 @@ const QUIET_SHARE = 0.15;
 const QUIET_WAIT_MAX_MS = 60_000;
 
 /**
- * Waits until the machine is quiet: a server still storing the clicks of the last round (or the
- * database doing it) would take CPU from whichever server is measured next and flatter or
- * depress its figure. Gives up after a minute (another tenant may never stop).
+ * Waits until the machine is quiet: the database still checkpointing after the last round, or
+ * another tenant, would take CPU from whichever server is measured next and flatter or depress
+ * its figure. Gives up after a minute (another tenant may never stop).
  */
 export async function waitForQuiet(): Promise<void> {
   const deadline = Date.now() + QUIET_WAIT_MAX_MS;
@@ -177,11 +186,8 @@ export type Comparison = {
   non2xx: number;
   threeXX: number;
   twoXX: number;
-  /**
-   * Server CPU µs per request (medians), when the processes were given: while answering, and
-   * with the work it left for later (storing clicks in its own process; PostgreSQL's not counted).
-   */
-  cpuUs: { target: number; withLater: number; base: number } | null;
+  /** Server CPU µs per request (medians), when the processes were given (PostgreSQL's not counted). */
+  cpuUs: { target: number; base: number } | null;
 };
 
 /**
@@ -201,7 +207,7 @@ export async function compare(
   } = {},
 ): Promise<Comparison> {
   type Round = { base: LoadResult; result: LoadResult; cpu: Cpu | null };
-  type Cpu = { base: number; target: number; withLater: number };
+  type Cpu = { base: number; target: number };
   const rounds: Round[] = [];
   const cpuOf = (pid: number | undefined) => (pid ? processCpuMs(pid) : null);
   const perRequest = (from: number | null, to: number | null, result: LoadResult) =>
@@ -216,13 +222,7 @@ export async function compare(
     const start = cpuOf(options.pids?.target);
     const result = await load(targetUrl, connections, options);
     const during = perRequest(start, cpuOf(options.pids?.target), result);
-    // What the server left for later (storing clicks) shows once it is quiet again.
-    await waitForQuiet();
-    const withLater = perRequest(start, cpuOf(options.pids?.target), result);
-    const cpu =
-      baseCpu !== null && during !== null && withLater !== null
-        ? { base: baseCpu, target: during, withLater }
-        : null;
+    const cpu = baseCpu !== null && during !== null ? { base: baseCpu, target: during } : null;
     rounds.push({ base, result, cpu });
   }
   const sum = (pick: (r: LoadResult) => number) => rounds.reduce((n, r) => n + pick(r.result), 0);
@@ -241,7 +241,6 @@ export async function compare(
       cpus.length === rounds.length
         ? {
             target: median(cpus.map((cpu) => cpu.target)),
-            withLater: median(cpus.map((cpu) => cpu.withLater)),
             base: median(cpus.map((cpu) => cpu.base)),
           }
         : null,

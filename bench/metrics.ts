@@ -1,6 +1,6 @@
 // The /dashboard overview's requests, one person at a time, over a million recorded clicks.
 import type { BuddyProcess } from "../src/server/test-buddy-process";
-import { load, rows } from "./harness";
+import { load, record } from "./harness";
 
 // Every request the overview page makes (web features/overview, the session guard and profile).
 const OVERVIEW_PATHS = [
@@ -55,6 +55,6 @@ export async function benchOverview(
       row.target += `, sent ≥ ${seededSent} seeded`;
       row.ok &&= sent >= seededSent;
     }
-    rows.push(row);
+    record(row);
   }
 }

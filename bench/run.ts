@@ -1,20 +1,24 @@
 // `npm run bench`: loads the production server with autocannon from this process and measures a
 // bare Fastify baseline in the same run, so each figure is also a ratio that holds on a noisy
-// machine; then checks that every redirect answered is a stored click, and times the overview's
-// reads over a million seeded clicks. Runs on PGlite, and on PostgreSQL too when DATABASE_URL is
-// set. Exits 1 if a target is missed.
+// machine; then checks that every redirect and pixel answered is a stored row, and times the
+// overview's reads over a million seeded clicks. Runs on PostgreSQL (DATABASE_URL, or the local
+// server), then on PGlite. Exits 1 if a target is missed.
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "../src/server/db/client";
 import { type BuddyProcess, startBuddy } from "../src/server/test-buddy-process";
 import { createScratchDatabase } from "../src/server/test-database";
-import { describeRatio, load, rows, startBaseline } from "./harness";
+import { describeRatio, load, record, rows, startBaseline } from "./harness";
 import { benchOverview } from "./metrics";
 import { SEEDED_CLICKS, seedMetrics } from "./metrics-seed";
 import { checkStoredClicks } from "./stored-clicks";
 import { benchTracking } from "./tracking";
+
+/** This machine's PostgreSQL server (trust auth), when DATABASE_URL names no other. */
+const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
 
 async function benchSuggestions(database: string, buddy: BuddyProcess) {
   // A platform with other companies on it, so suggestions include platform users.
@@ -50,7 +54,7 @@ async function benchSuggestions(database: string, buddy: BuddyProcess) {
         // The issue's target is a request's answer time. Ten dashboard page loads at the same
         // instant on two cores queue behind each other; that row is shown for information.
         const targeted = connections === 1 || name.includes("public");
-        rows.push({
+        record({
           database,
           name,
           connections,
@@ -72,11 +76,12 @@ async function benchSuggestions(database: string, buddy: BuddyProcess) {
  * One database's run: the loads, a graceful stop, the stored clicks counted and a million more
  * seeded directly in the database, then the server again on the same data for the overview.
  */
-async function benchDatabase(database: string, databaseUrl: string | undefined) {
+async function benchDatabase(database: "PostgreSQL" | "PGlite", databaseUrl: string | undefined) {
   // Ours, not startBuddy's, so the data outlives the first server process.
   const dataDir = mkdtempSync(path.join(tmpdir(), "buddy-bench-"));
   try {
-    const first = await startBuddy({ databaseUrl, dataDir });
+    const appSecret = randomBytes(32).toString("base64url");
+    const first = await startBuddy({ databaseUrl, dataDir, appSecret });
     let tracking: Awaited<ReturnType<typeof benchTracking>>;
     try {
       await benchSuggestions(database, first);
@@ -98,7 +103,7 @@ async function benchDatabase(database: string, databaseUrl: string | undefined) 
       `${database}: seeded ${SEEDED_CLICKS} clicks (${seeded.sent} verified sent by the sharer) and ${seeded.leads} leads in ${seeded.seconds.toFixed(1)} s`,
     );
 
-    const second = await startBuddy({ databaseUrl, dataDir });
+    const second = await startBuddy({ databaseUrl, dataDir, appSecret });
     try {
       await benchOverview(database, second, tracking.sharerToken, seeded.sent);
     } finally {
@@ -113,15 +118,14 @@ async function main() {
   if (!existsSync("dist/server/main.js") || !existsSync("dist/web/index.html")) {
     execFileSync("npm", ["run", "build"], { stdio: "inherit" });
   }
-  await benchDatabase("PGlite", undefined);
-  if (process.env.DATABASE_URL) {
-    const scratch = await createScratchDatabase(process.env.DATABASE_URL, "buddy_bench");
-    try {
-      await benchDatabase("PostgreSQL", scratch.url);
-    } finally {
-      await scratch.drop();
-    }
+  const serverUrl = process.env.DATABASE_URL ?? LOCAL_POSTGRES;
+  const scratch = await createScratchDatabase(serverUrl, "buddy_bench");
+  try {
+    await benchDatabase("PostgreSQL", scratch.url);
+  } finally {
+    await scratch.drop();
   }
+  await benchDatabase("PGlite", undefined);
   console.table(
     rows.map((r) => ({
       database: r.database,

@@ -3,7 +3,7 @@
 import { count } from "drizzle-orm";
 import type { Db } from "../src/server/db/client";
 import { clickEvents, conversions } from "../src/server/db/schema";
-import { rows } from "./harness";
+import { record } from "./harness";
 
 /** Read after a graceful stop, so clicks and leads still queued at the end of the load are written too. */
 export async function checkStoredClicks(
@@ -23,7 +23,7 @@ export async function checkStoredClicks(
   for (const check of checks) {
     const [row] = await db.select({ stored: count() }).from(check.table);
     const stored = row?.stored ?? 0;
-    rows.push({
+    record({
       database,
       name: check.name,
       ratio: `${stored} stored, ${check.answered} answered ${check.as}`,

@@ -1,12 +1,10 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import path from "node:path";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { Redis } from "ioredis";
 import type { Config } from "./config";
 import { type ChangeNotifications, createUnlistenedNotifications } from "./db/change-notifications";
 import type { Db } from "./db/client";
-import type { FastPath } from "./fast-path";
 import { createAiClient } from "./lib/ai-client";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./lib/mailer";
 import { createSiteMetadataService, type SiteMetadataService } from "./lib/site-metadata";
@@ -14,7 +12,6 @@ import { loggerOptions } from "./logger";
 import { type OutboxOptions, type OutboxWorker, startOutboxWorker } from "./mail/outbox";
 import { adsRoutes } from "./modules/ads/ads.routes";
 import { type AdsService, createAdsService } from "./modules/ads/ads.service";
-import { createAdsFastPath } from "./modules/ads/ads-fast-path";
 import { createApiKeyAuthenticator } from "./modules/api-keys/api-key-authenticator";
 import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
@@ -37,14 +34,12 @@ import { organizationsRoutes } from "./modules/organizations/organizations.route
 import { relationshipsRoutes } from "./modules/relationships/relationships.routes";
 import { suggestionsRoutes } from "./modules/suggestions/suggestions.routes";
 import { teamRoutes } from "./modules/team/team.routes";
-import { conversionsRoutes } from "./modules/tracking/conversions.routes";
-import { metricsRoutes } from "./modules/tracking/metrics.routes";
-import { createPixelFastPath } from "./modules/tracking/pixel-fast-path";
-import { redirectRoutes } from "./modules/tracking/redirect.routes";
-import { scriptsRoutes } from "./modules/tracking/scripts.routes";
-import { createShortLinkFastPath } from "./modules/tracking/short-link-fast-path";
-import { createTracker, type Tracker } from "./modules/tracking/tracking.service";
-import { createVisitorSalts } from "./modules/tracking/visitor-hash";
+import { createVisitorSalts } from "./modules/tracking/clicks/visitor-hash";
+import { conversionsRoutes } from "./modules/tracking/conversions/conversions.routes";
+import { redirectRoutes } from "./modules/tracking/links/redirect.routes";
+import { metricsRoutes } from "./modules/tracking/metrics/metrics.routes";
+import { scriptsRoutes } from "./modules/tracking/scripts/scripts.routes";
+import { createTracker, type Tracker } from "./modules/tracking/tracker";
 import { registerAuth } from "./plugins/auth";
 import { answerClientError, answerFrameworkError, registerErrorHandling } from "./plugins/errors";
 import { createLoginLimiter, type LoginLimiter } from "./plugins/login-limiter";
@@ -55,12 +50,7 @@ import {
   createPerClientLimit,
   DEFAULT_PER_ADDRESS,
 } from "./plugins/rate-limit";
-import {
-  apiSecurityHeaders,
-  minimalSecurityHeaders,
-  registerSecurityHeaders,
-  securityHeaders,
-} from "./plugins/security-headers";
+import { registerSecurityHeaders } from "./plugins/security-headers";
 import { registerWeb } from "./plugins/web";
 import { lazyChildLoggerFactory } from "./request-logger";
 
@@ -104,29 +94,13 @@ export type AppDeps = {
 };
 
 const REQUEST_TIMEOUT_MS = 30_000;
-const STARTUP_TIMEOUT_MS = 10 * 60_000;
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   // main.ts loads or generates it; without it no tracked link could be signed.
   if (!config.appSecret) throw new Error("APP_SECRET is required to sign tracked links");
   const appSecret = config.appSecret;
-  // Set once the tracker exists: the HTTP server is made with the instance, before it.
-  let fastPaths: FastPath[] = [];
   const app = Fastify({
-    // Followed short links, pixel hits and Ads API calls are answered before Fastify when they can be
-    // (fast-path.ts); every other request goes to Fastify as usual.
-    serverFactory: (handler) => {
-      const server = createServer((request, response) => {
-        const fallback = () => handler(request, response);
-        for (const fastPath of fastPaths) if (fastPath(request, response, fallback)) return;
-        handler(request, response);
-      });
-      // What Fastify sets on the server it makes itself (its default keep-alive, our request timeout).
-      server.keepAliveTimeout = 72_000;
-      server.requestTimeout = REQUEST_TIMEOUT_MS;
-      return server;
-    },
     logger: deps.logger ?? loggerOptions(config.logLevel, false),
     childLoggerFactory: lazyChildLoggerFactory,
     trustProxy: config.trustProxy,
@@ -139,9 +113,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: "idle",
     requestTimeout: REQUEST_TIMEOUT_MS,
-    // Start-up stores the clicks and leads a crash left in the journals before serving (onReady):
-    // after a surge that can be hundreds of thousands, more than Fastify's default 10 s allows.
-    pluginTimeout: STARTUP_TIMEOUT_MS,
   });
   let inFlight = 0;
   app.decorate("inFlight", () => inFlight);
@@ -201,26 +172,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onError: (error) => app.log.warn({ err: error }, "visitor salt not refreshed; retried within the hour"),
   });
   const tracker = createTracker(deps.db, appSecret, {
-    journalDir: path.join(config.dataDir, "click-journal"),
-    conversionJournalDir: path.join(config.dataDir, "conversion-journal"),
-    // Synced to disk like the database: PostgreSQL syncs its files, PGlite does not.
-    syncJournal: Boolean(config.databaseUrl),
-    onJournalSyncError: (error) =>
-      app.log.error(
-        { err: error },
-        "journal fdatasync failed: retried in a second; the clicks are stored all the same",
-      ),
     redis,
     notifications,
     visitorSalts,
     limitPixel: createPerClientLimit(redis, "rl:pixel", config.pixelRateLimitPerIp),
   });
   app.decorate("tracker", tracker);
-  let closing = false;
-  app.addHook("preClose", (done) => {
-    closing = true;
-    done();
-  });
   const apiKeys = createApiKeyAuthenticator({ db: deps.db, notifications, log: app.log });
   app.decorate("apiKeys", apiKeys);
   app.addHook("onClose", () => apiKeys.settled());
@@ -228,22 +185,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     "ads",
     createAdsService({ db: deps.db, notifications, publicUrl: config.publicUrl, secret: appSecret }),
   );
-  const fastPathDeps = {
-    headers: minimalSecurityHeaders(securityHeaders()),
-    trustProxy: config.trustProxy,
-    closing: () => closing,
-    log: app.log,
-  };
-  fastPaths = [
-    createShortLinkFastPath({ ...fastPathDeps, tracker }),
-    createPixelFastPath({ ...fastPathDeps, leads: tracker.leads }),
-    createAdsFastPath({
-      ...fastPathDeps,
-      headers: apiSecurityHeaders(securityHeaders()),
-      apiKeys,
-      ads: app.ads,
-    }),
-  ];
   // CONTRACT §6: the cached eligible ads are dropped, on every instance, whenever collateral or
   // relationships change.
   // Only on the routes that change them: the hot public routes carry no hook for it.
@@ -301,16 +242,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.addHook("onClose", async () => {
     visitorSalts.stop();
-    // Clicks already queued are committed before the database closes.
+    // Clicks and leads being committed finish before the database closes.
     await tracker.close();
     await outbox.stop();
     redis?.disconnect();
   });
   app.addHook("onReady", async () => {
     await visitorSalts.start();
-    // Clicks and leads a crash left in the journals are stored before anything reads them.
-    const recovered = await tracker.recover();
-    if (recovered) app.log.info({ events: recovered }, "stored clicks and leads left in the journals");
     await seedCatalogOrganizations(deps.db);
     // Queued mail from before a restart goes out as soon as we are up.
     outbox.wake();

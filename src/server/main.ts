@@ -62,7 +62,7 @@ async function main() {
       process.exit(1);
     }, 60_000);
     force.unref();
-    // The database closes last: closing the app stores the clicks still in the journal's queue.
+    // The database closes last: closing the app waits for the clicks and leads being committed.
     app.close().then(
       () => database.close().then(() => process.exit(0)),
       (error) => {

@@ -1,6 +1,7 @@
 // The production server (dist/server/main.js) as a child process, with mail to a real SMTP
 // receiver: for the benchmark and for process-level tests (crash, restart, several instances).
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -23,6 +24,8 @@ export type BuddyProcess = {
   port: number;
   pid: number;
   dataDir: string;
+  /** Its APP_SECRET: given, or made for this process. */
+  appSecret: string;
   mail: MailReceiver;
   /** With output "capture": the process's last lines of output, to print when a test fails. */
   output(): string;
@@ -37,7 +40,7 @@ export type BuddyProcess = {
 export type BuddyOptions = {
   databaseUrl?: string;
   redisUrl?: string;
-  /** Shared by every instance of one deployment; without it the server keeps one in DATA_DIR. */
+  /** Shared by every instance of one deployment; by default one made for this process. */
   appSecret?: string;
   /** The origin links and mails point to: a load balancer's in front of several instances. */
   publicUrl?: string;
@@ -57,6 +60,7 @@ export async function startBuddy(options: BuddyOptions = {}): Promise<BuddyProce
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "buddy-process-"));
   const mail = options.mail ?? (await startMailReceiver());
+  const appSecret = options.appSecret ?? randomBytes(32).toString("base64url");
   const origin = `http://127.0.0.1:${port}`;
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
@@ -70,7 +74,7 @@ export async function startBuddy(options: BuddyOptions = {}): Promise<BuddyProce
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
     DATABASE_URL: options.databaseUrl,
     REDIS_URL: options.redisUrl,
-    APP_SECRET: options.appSecret,
+    APP_SECRET: appSecret,
     ...options.env,
   };
   const capture = options.stdio === "capture";
@@ -112,6 +116,7 @@ export async function startBuddy(options: BuddyOptions = {}): Promise<BuddyProce
     port,
     pid: child.pid ?? 0,
     dataDir,
+    appSecret,
     mail,
     output,
     async kill() {

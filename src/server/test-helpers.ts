@@ -49,7 +49,7 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const mail = options.mail ?? (await startMailReceiver());
-  // The click journal lives in DATA_DIR; the database itself is given separately.
+  // An instance's own folder; the database itself is given separately.
   const dataDir = mkdtempSync(path.join(tmpdir(), "buddy-test-"));
   const config = loadConfig({
     PUBLIC_URL: TEST_PUBLIC_URL,

@@ -5,6 +5,12 @@ import { allowedJson, text } from "./text";
 export const CONVERSION_TYPES = ["signup", "trial", "purchase", "upgrade", "activation", "referral"] as const;
 export const CLICK_ID_TTL_MS = 2_592_000_000;
 export const CLICK_ID_PARAM = "bclickid";
+
+/** A short link's code: this many random bytes, written in base64url (8 characters). */
+export const SHORT_CODE_BYTES = 6;
+/** Every code a short link can have: base64url, at most 32 characters. */
+const SHORT_CODE = /^[A-Za-z0-9_-]{1,32}$/;
+export const isShortCode = (value: string): boolean => SHORT_CODE.test(value);
 /** The cap on a conversion's metadata, in UTF-8 bytes of its JSON (what is sent and stored). */
 export const CONVERSION_METADATA_MAX_BYTES = 4096;
 

@@ -354,8 +354,8 @@ export const conversions = pgTable(
   {
     id: id(),
     /**
-     * No foreign key: the signed click id proves the click (tracking/click-id.ts), whose row may
-     * still be in an instance's journal when its lead arrives.
+     * No foreign key: the signed click id proves the click (tracking/clicks/click-id.ts), and a
+     * lead is checked by arithmetic alone, without reading the click's row.
      */
     clickId: text().notNull(),
     type: text({ enum: CONVERSION_TYPES }).notNull(),

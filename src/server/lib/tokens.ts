@@ -1,4 +1,4 @@
-import { createHmac, hash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, hash, type KeyObject, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** 256 random bits, URL-safe: session, verification, reset tokens and key material. */
 export function generateToken(bytes = 32): string {
@@ -14,8 +14,21 @@ export function hashToken(token: string): string {
   return hash("sha256", token, "hex");
 }
 
+const keys = new Map<string, KeyObject>();
+
+/** The secret as a key, made once: createHmac then skips importing it again on every call. */
+export function secretKey(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret, "utf8"));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+/** HMAC-SHA256 of `data` under the secret, in base64url. */
 export function hmac(secret: string, data: string): string {
-  return createHmac("sha256", secret).update(data).digest("base64url");
+  return createHmac("sha256", secretKey(secret)).update(data).digest("base64url");
 }
 
 export function safeEqual(a: string, b: string): boolean {

@@ -4,7 +4,7 @@ import { BROWSER_USER_AGENT, createBuddies } from "../test-buddies";
 import { createApiKey, createTestApp, type TestApp } from "../test-helpers";
 
 // Errors raised before a route runs, and hostile input on the public routes, over a real socket
-// where it matters: Node's HTTP parser and the fast paths (fast-path.ts) sit before Fastify.
+// where it matters: Node's HTTP parser sits before Fastify, and the caches answer a second hit.
 let t: TestApp;
 let origin: string;
 let buddies: Awaited<ReturnType<typeof createBuddies>>;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   buddies = await createBuddies(t, ["errorco", "errorpartner"]);
   apiKey = (await createApiKey(t, buddies.org)).key;
   origin = await t.app.listen({ port: 0, host: "127.0.0.1" });
-  // Over HTTP once each, so the short link and the key are in memory and the fast paths take them.
+  // Over HTTP once each, so the short link and the key are in memory.
   const followed = await fetch(`${origin}${buddies.shortPath}`, {
     redirect: "manual",
     headers: { "user-agent": BROWSER_USER_AGENT },
@@ -88,7 +88,7 @@ describe("errors raised before a route runs answer the contract's {message}", ()
   });
 });
 
-describe("public routes refuse a NUL with a 4xx {message}, over HTTP and past the fast paths", () => {
+describe("public routes refuse a NUL with a 4xx {message}, over HTTP and with their links and keys in memory", () => {
   const cases: [string, () => string, { withKey?: boolean }?][] = [
     ["a short link", () => "/s/%00"],
     ["a known short link with a NUL after it", () => `${buddies.shortPath}%00`],

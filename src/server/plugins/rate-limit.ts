@@ -35,9 +35,17 @@ export const DEFAULT_PER_ADDRESS = { points: 10, durationSeconds: 15 * 60 };
 
 export function createLimiter(redis: Redis | undefined, keyPrefix: string, points: number, duration: number) {
   if (!redis) return new RateLimiterMemory({ keyPrefix, points, duration });
-  // If Redis is unreachable the process keeps limiting on its own rather than failing requests.
+  // If Redis is unreachable the process keeps limiting on its own rather than failing requests,
+  // and at once while the client is reconnecting: a command would wait out its reconnect attempts.
   const insuranceLimiter = new RateLimiterMemory({ keyPrefix, points, duration });
-  return new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration, insuranceLimiter });
+  return new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix,
+    points,
+    duration,
+    insuranceLimiter,
+    rejectIfRedisNotReady: true,
+  });
 }
 
 /** Takes a point of `key`'s allowance, or refuses with 429 and the seconds until it is back. */

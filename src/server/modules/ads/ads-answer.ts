@@ -3,7 +3,7 @@ import { adsJsonBody, type ServedAd } from "./ads.service";
 import type { AdsQuery } from "./ads-query";
 
 /**
- * The Ads API's body in the format asked, as the route and its fast path send it. The JSON body
+ * The Ads API's body in the format asked. The JSON body
  * is text made from ads checked against the response schema when they were cached, so it is sent
  * as is (no per-request serialization).
  */

@@ -6,8 +6,8 @@ import type { Db } from "../../db/client";
 import { collateral, organizations, relationships } from "../../db/schema";
 import { urlIsOnDomain } from "../domain-control/ownable-domain";
 import { blockedOrganizationIds } from "../relationships/block-list";
-import { signTrackedLink } from "../tracking/link-signature";
-import { shortenTrackedLink } from "../tracking/short-links.service";
+import { signTrackedLink } from "../tracking/links/link-signature";
+import { shortenTrackedLink } from "../tracking/links/short-links.service";
 
 export type EligibleAd = Omit<Ad, "ctaUrl"> & {
   relationshipId: string;

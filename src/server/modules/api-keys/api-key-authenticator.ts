@@ -98,14 +98,6 @@ export function createApiKeyAuthenticator(deps: {
   }
 
   return {
-    /**
-     * Without a promise, for the Ads API's fast path: the key's organization when it is a live
-     * key already in memory; undefined for anything else (authenticate answers those).
-     */
-    peek(key: string): ApiKeyAuth | undefined {
-      return isWellFormedApiKey(key) ? fromMemory(hashToken(key)) : undefined;
-    },
-
     async authenticate(key: string): Promise<ApiKeyAuth | null> {
       if (!isWellFormedApiKey(key)) return null;
       const keyHash = hashToken(key);

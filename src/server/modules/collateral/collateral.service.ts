@@ -12,7 +12,7 @@ import { collateral, organizations, relationships } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
 import { urlIsOnDomain } from "../domain-control/ownable-domain";
 import { isBlockedPair } from "../relationships/block-list";
-import { signTrackedLink } from "../tracking/link-signature";
+import { signTrackedLink } from "../tracking/links/link-signature";
 
 type CollateralRow = typeof collateral.$inferSelect;
 

@@ -1,0 +1,56 @@
+import { getTableColumns, sql } from "drizzle-orm";
+import { toSnakeCase } from "drizzle-orm/casing";
+import { type DbOrTx, rowsOf } from "../../../db/client";
+import { clickEvents } from "../../../db/schema";
+
+/** A click as one row: the keys are click_events' column names, as json_populate_recordset reads them. */
+export type StoredClick = {
+  id: string;
+  short_code: string | null;
+  relationship_id: string;
+  collateral_id: string;
+  source_org_id: string;
+  target_org_id: string;
+  occurred_at: string;
+  method: string;
+  visitor_hash: string;
+  user_agent: string | null;
+  referrer_host: string | null;
+  bot: boolean;
+  bot_reason: string | null;
+  duplicate: boolean;
+  verified: boolean;
+};
+
+/** The table's column names as the database has them (the schema maps camelCase to snake_case). */
+export const CLICK_COLUMNS = Object.values(getTableColumns(clickEvents)).map((column) =>
+  toSnakeCase(column.name),
+);
+const columns = sql.raw(CLICK_COLUMNS.map((name) => `"${name}"`).join(", "));
+
+/**
+ * Stores clicks in one statement, so in one transaction: the events, and the day's verified
+ * counts per partner pair for the events that were new. A click id already stored is skipped and
+ * not counted again, so storing is idempotent.
+ */
+export async function storeClicks(db: DbOrTx, clicks: readonly StoredClick[]): Promise<number> {
+  if (clicks.length === 0) return 0;
+  // One parameter whatever the batch's size: a VALUES list would need fifteen per click.
+  const json = JSON.stringify(clicks);
+  const result = await db.execute<{ stored: number }>(sql`
+    with inserted as (
+      insert into ${clickEvents} (${columns})
+      select ${columns} from json_populate_recordset(null::${clickEvents}, ${json}::json)
+      on conflict (id) do nothing
+      returning source_org_id, target_org_id, occurred_at, verified
+    ), counted as (
+      insert into pair_daily_stats (day, source_org_id, target_org_id, clicks)
+      select (occurred_at at time zone 'UTC')::date, source_org_id, target_org_id, count(*)::int
+      from inserted where verified
+      group by 1, 2, 3
+      on conflict (day, source_org_id, target_org_id)
+      do update set clicks = pair_daily_stats.clicks + excluded.clicks
+    )
+    select count(*)::int as stored from inserted`);
+  return Number(rowsOf<{ stored: number }>(result)[0]?.stored ?? 0);
+}

@@ -1,0 +1,167 @@
+import { eq } from "drizzle-orm";
+import type { Redis } from "ioredis";
+import { LRUCache } from "lru-cache";
+import { CHANNELS, type ChangeNotifications } from "../../../db/change-notifications";
+import type { Db } from "../../../db/client";
+import { type CommittedBatch, createGroupCommit } from "../../../db/group-commit";
+import { collateral, organizations } from "../../../db/schema";
+import { urlIsOnDomain } from "../../domain-control/ownable-domain";
+import { landingUrl, type TrackedLink } from "../links/link-signature";
+import { createClickClassifier } from "./click-classifier";
+import type { ClickIds } from "./click-id";
+import { type StoredClick, storeClicks } from "./click-store";
+import { createVisitorHasher, type VisitorSalts } from "./visitor-hash";
+
+/** Stands for the click id while the landing URL is built once per target; never URL-encoded. */
+const CLICK_ID_SLOT = "BUDDYCLICKIDSLOT";
+
+export type Hit = { method: string; ip: string; userAgent: string; referer: string | undefined };
+
+/** Clicks of one millisecond share its formatted time: formatting shows in redirect profiles. */
+let isoMs = -1;
+let iso = "";
+function isoTime(ms: number) {
+  if (ms !== isoMs) {
+    isoMs = ms;
+    iso = new Date(ms).toISOString();
+  }
+  return iso;
+}
+
+/** Hosts compare without a leading www., as domains do everywhere else (CONTRACT §4). */
+const bareHost = (host: string) => host.toLowerCase().replace(/^www\./, "");
+
+/**
+ * The redirect path: link lookups from memory, a verdict per hit, the click committed to the
+ * shared database by group commit, then the landing URL with its bclickid (a person's hit only).
+ */
+export function createClickTracker(deps: {
+  db: Db;
+  clickIds: ClickIds;
+  redis?: Redis;
+  notifications?: ChangeNotifications;
+  visitorSalts: VisitorSalts;
+  onCommit?: (batch: CommittedBatch) => void;
+}) {
+  const { db, clickIds } = deps;
+  const clicks = createGroupCommit<StoredClick>({
+    write: (rows) => storeClicks(db, rows),
+    onCommit: deps.onCommit,
+  });
+  const classify = createClickClassifier({ redis: deps.redis });
+  const hashVisitor = createVisitorHasher(deps.visitorSalts);
+  // A collateral's host rarely changes. An edit is announced to every instance like any change
+  // of collateral (the ads' channel); the minute's expiry bounds a missed announcement.
+  const collateralHosts = new LRUCache<string, { host: string; organizationId: string }>({
+    max: 50_000,
+    ttl: 60_000,
+  });
+  const forgetHosts = () => collateralHosts.clear();
+  deps.notifications?.subscribe(CHANNELS.adsChanged, { onNotify: forgetHosts, onGap: forgetHosts });
+
+  // Links are followed many times: their target is parsed once (host, and the landing URL
+  // around the click id, exactly as landingUrl writes it).
+  const targets = new LRUCache<
+    string,
+    { host: string; landingPrefix: string; landingSuffix: string; landingWithoutId: string } | false
+  >({ max: 50_000 });
+  function parseTarget(url: string) {
+    let parsed = targets.get(url);
+    if (parsed === undefined) {
+      parsed = false;
+      try {
+        const target = new URL(url);
+        if (target.protocol === "https:" || target.protocol === "http:") {
+          const [landingPrefix = "", landingSuffix = ""] = landingUrl(url, CLICK_ID_SLOT).split(
+            CLICK_ID_SLOT,
+          );
+          parsed = {
+            host: bareHost(target.hostname),
+            landingPrefix,
+            landingSuffix,
+            landingWithoutId: landingUrl(url, null),
+          };
+        }
+      } catch {}
+      targets.set(url, parsed);
+    }
+    return parsed || null;
+  }
+
+  async function loadCollateralHost(id: string) {
+    const [row] = await db
+      .select({
+        ctaUrl: collateral.ctaUrl,
+        organizationId: collateral.organizationId,
+        domain: organizations.domain,
+      })
+      .from(collateral)
+      .innerJoin(organizations, eq(organizations.id, collateral.organizationId))
+      .where(eq(collateral.id, id))
+      .limit(1);
+    if (!row) return null;
+    // CONTRACT §5: an ad that no longer points at its company's own site is followed nowhere.
+    const value = urlIsOnDomain(row.ctaUrl, row.domain)
+      ? { host: bareHost(new URL(row.ctaUrl).hostname), organizationId: row.organizationId }
+      : { host: "", organizationId: "" };
+    collateralHosts.set(id, value);
+    return value;
+  }
+
+  /** Null when the link may not be followed: its url is not the collateral's call-to-action host. */
+  async function follow(link: TrackedLink, hit: Hit, shortCode: string | null): Promise<string | null> {
+    const target = parseTarget(link.url);
+    if (!target) return null;
+    // From memory without a promise: most clicks follow links already seen.
+    const owner = collateralHosts.get(link.collateralId) ?? (await loadCollateralHost(link.collateralId));
+    if (!owner || owner.organizationId !== link.targetOrgId || owner.host !== target.host) return null;
+
+    const now = Date.now();
+    const visitorHash = hashVisitor(hit.ip, hit.userAgent, now);
+    let referrerHost: string | null = null;
+    try {
+      referrerHost = hit.referer ? new URL(hit.referer).hostname : null;
+    } catch {}
+    const judged = classify({
+      method: hit.method,
+      userAgent: hit.userAgent,
+      referrerHost,
+      visitorHash,
+      linkKey: `${link.relationshipId}|${link.collateralId}`,
+      mailKey: link.sourceOrgId,
+      now,
+    });
+    // Judged in memory without Redis: no promise to wait for.
+    const verdict = judged instanceof Promise ? await judged : judged;
+    // CONTRACT §5: a hit that is not a person's is kept but can record no lead. Its stored id
+    // proves nothing, and the reader lands without one, so a landing page keeps the click id of
+    // the person's own earlier click (click.js) rather than have it replaced by nothing usable.
+    const clickId = clickIds.issue(link.sourceOrgId, link.targetOrgId, now, !verdict.bot);
+    await clicks.add({
+      id: clickId,
+      short_code: shortCode,
+      relationship_id: link.relationshipId,
+      collateral_id: link.collateralId,
+      source_org_id: link.sourceOrgId,
+      target_org_id: link.targetOrgId,
+      occurred_at: isoTime(now),
+      method: hit.method,
+      visitor_hash: visitorHash,
+      user_agent: hit.userAgent.slice(0, 300) || null,
+      referrer_host: referrerHost?.slice(0, 255) ?? null,
+      bot: verdict.bot,
+      bot_reason: verdict.botReason,
+      duplicate: verdict.duplicate,
+      verified: verdict.verified,
+    });
+    return verdict.bot ? target.landingWithoutId : target.landingPrefix + clickId + target.landingSuffix;
+  }
+
+  return {
+    follow,
+    /** Clicks already answered are committed; run on close. */
+    close: () => clicks.drain(),
+  };
+}
+
+export type ClickTracker = ReturnType<typeof createClickTracker>;

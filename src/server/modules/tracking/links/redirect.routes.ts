@@ -1,0 +1,119 @@
+import { errorBodySchema } from "@shared/http";
+import { text } from "@shared/text";
+import { shortUrlResponseSchema } from "@shared/tracking";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { requireMember } from "../../../plugins/auth";
+import { API_TAGS } from "../../../plugins/openapi";
+import { type TrackedLink, verifyTrackedLink } from "./link-signature";
+import { shortenTrackedLink } from "./short-links.service";
+
+const INVALID_LINK = "This tracked link is not valid";
+const NOT_A_TRACKED_LINK = "longUrl must be a tracked link of this platform";
+
+export async function redirectRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  async function answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    link: TrackedLink,
+    code: string | null,
+  ) {
+    const location = await app.tracker.follow(
+      link,
+      {
+        method: request.method,
+        ip: request.ip,
+        userAgent: request.headers["user-agent"] ?? "",
+        referer: request.headers.referer,
+      },
+      code,
+    );
+    if (!location) return reply.code(400).send({ message: INVALID_LINK });
+    // Each hit is a new click: never cached. (No referrer: see the route's security headers.)
+    reply.header("Cache-Control", "no-store");
+    return reply.redirect(location, 302);
+  }
+
+  r.get(
+    "/api/marketing/redirect",
+    {
+      config: { access: "public", securityHeaders: "minimal" },
+      // Every hit is stored as a click event: two request log lines each would double the work.
+      logLevel: "warn",
+      schema: {
+        tags: [API_TAGS.conversions],
+        summary: "Follow a tracked link",
+        description:
+          "Records the click and redirects (302) to `url` with `bclickid` added. A hit that is not a person's " +
+          "(a bot user agent, a HEAD, a mail scanner, a burst of one sender's links) is recorded but lands " +
+          "without `bclickid`: it can record no lead. The link must carry its `sig`; a missing or wrong " +
+          "signature, or a url off the ad's host, answers 400 and records nothing.",
+        security: [],
+        response: { 400: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const link = verifyTrackedLink(app.config.appSecret ?? "", request.query as Record<string, unknown>);
+      if (!link) return reply.code(400).send({ message: INVALID_LINK });
+      return answer(request, reply, link, null);
+    },
+  );
+
+  r.get(
+    "/s/:code",
+    {
+      config: { access: "public", securityHeaders: "minimal" },
+      // Every hit is stored as a click event: two request log lines each would double the work.
+      logLevel: "warn",
+      schema: {
+        tags: [API_TAGS.conversions],
+        summary: "Follow a short link",
+        description:
+          "The short form of a tracked link: records the click and redirects (302) in one hop, with `bclickid` " +
+          "for a person's hit only, as the tracked link does.",
+        security: [],
+        // Text the boundary accepts; a code of another shape is simply not found.
+        params: z.object({ code: text("Short link code", { trim: false }) }),
+        response: { 400: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const link = await app.tracker.resolveShortCode(request.params.code);
+      if (!link) return reply.code(404).send({ message: "Short link not found" });
+      return answer(request, reply, link, link.code);
+    },
+  );
+
+  // CONTRACT §5: anything but this platform's own tracked link is a 400 {message}.
+  r.post(
+    "/api/short-url",
+    {
+      config: { access: "member" },
+      schema: {
+        body: z.object({
+          longUrl: text("longUrl", { error: NOT_A_TRACKED_LINK, trim: false }).max(4096, {
+            error: NOT_A_TRACKED_LINK,
+          }),
+        }),
+        response: {
+          201: shortUrlResponseSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      requireMember(request);
+      const code = await shortenTrackedLink(app.db, {
+        publicUrl: app.config.publicUrl,
+        secret: app.config.appSecret ?? "",
+        longUrl: request.body.longUrl,
+      });
+      return reply.code(201).send({ shortUrl: `${app.config.publicUrl}/s/${code}` });
+    },
+  );
+}
