@@ -72,6 +72,8 @@ export async function startBuddy(options: BuddyOptions = {}): Promise<BuddyProce
     // Benchmarks send every pixel hit from one address.
     PIXEL_RATE_LIMIT_PER_IP: "0",
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
+    // No balancer to drain for: stop() closes at once (a test behind HAProxy sets its own).
+    SHUTDOWN_DRAIN_SECONDS: "0",
     DATABASE_URL: options.databaseUrl,
     REDIS_URL: options.redisUrl,
     APP_SECRET: appSecret,
