@@ -55,7 +55,7 @@ export function startClickLoad(url: string, options: { concurrency?: number; tag
           status: response.status,
           clickId: response.status === 302 ? clickIdOf(response) : null,
           servedBy: response.headers.get("x-served-by"),
-          message: response.status >= 400 ? body.slice(0, 200) : undefined,
+          message: response.status >= 400 ? body.slice(0, 1000) : undefined,
         });
       } catch (error) {
         record({
