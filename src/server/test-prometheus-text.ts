@@ -26,7 +26,7 @@ function sampleNamesOf(family: Family): string[] {
   return [family.name];
 }
 
-function unescape(quoted: string): string {
+function unescapeLabel(quoted: string): string {
   return quoted.slice(1, -1).replace(/\\(["\\n])/g, (_, c: string) => (c === "n" ? "\n" : c));
 }
 
@@ -42,45 +42,43 @@ export function parsePrometheusText(text: string): Map<string, Family> {
   const families = new Map<string, Family>();
   const helps = new Map<string, string>();
   let current: Family | undefined;
-  text
-    .split("\n")
-    .slice(0, -1)
-    .forEach((line, index) => {
-      const fail = (why: string) => {
-        throw new Error(`line ${index + 1}: ${why}: ${JSON.stringify(line)}`);
-      };
-      if (line === "") return;
-      const help = HELP_LINE.exec(line);
-      if (help) {
-        helps.set(help[1] as string, help[2] as string);
-        return;
-      }
-      const type = TYPE_LINE.exec(line);
-      if (type) {
-        const name = type[1] as string;
-        if (families.has(name)) fail("a second TYPE for the family");
-        current = { name, type: type[2] as string, help: helps.get(name) ?? "", samples: [] };
-        families.set(name, current);
-        return;
-      }
-      if (line.startsWith("#")) {
-        if (/^# (HELP|TYPE)\b/.test(line)) fail("a malformed HELP or TYPE line");
-        return;
-      }
-      const sample = SAMPLE_LINE.exec(line);
-      if (!sample) return fail("not a sample");
-      const name = sample[1] as string;
-      if (!current || !sampleNamesOf(current).includes(name)) fail("a sample outside its declared family");
-      const labels: Record<string, string> = {};
-      for (const match of (sample[2] ?? "").matchAll(EACH_LABEL)) {
-        const labelName = match[1] as string;
-        if (labelName in labels) fail(`label ${labelName} given twice`);
-        labels[labelName] = unescape(match[2] as string);
-      }
-      if (current?.type === "histogram" && name.endsWith("_bucket") && !("le" in labels))
-        fail("a bucket without le");
-      current?.samples.push({ name, labels, value: parseValue(sample[3] as string) });
-    });
+  const lines = text.split("\n").slice(0, -1);
+  for (const [index, line] of lines.entries()) {
+    const fail: (why: string) => never = (why) => {
+      throw new Error(`line ${index + 1}: ${why}: ${JSON.stringify(line)}`);
+    };
+    if (line === "") continue;
+    const help = HELP_LINE.exec(line);
+    if (help) {
+      helps.set(help[1] as string, help[2] as string);
+      continue;
+    }
+    const type = TYPE_LINE.exec(line);
+    if (type) {
+      const name = type[1] as string;
+      if (families.has(name)) fail("a second TYPE for the family");
+      current = { name, type: type[2] as string, help: helps.get(name) ?? "", samples: [] };
+      families.set(name, current);
+      continue;
+    }
+    if (line.startsWith("#")) {
+      if (/^# (HELP|TYPE)\b/.test(line)) fail("a malformed HELP or TYPE line");
+      continue;
+    }
+    const sample = SAMPLE_LINE.exec(line);
+    if (!sample) fail("not a sample");
+    const name = sample[1] as string;
+    if (!current || !sampleNamesOf(current).includes(name)) fail("a sample outside its declared family");
+    const labels: Record<string, string> = {};
+    for (const match of (sample[2] ?? "").matchAll(EACH_LABEL)) {
+      const labelName = match[1] as string;
+      if (labelName in labels) fail(`label ${labelName} given twice`);
+      labels[labelName] = unescapeLabel(match[2] as string);
+    }
+    if (current?.type === "histogram" && name.endsWith("_bucket") && !("le" in labels))
+      fail("a bucket without le");
+    current?.samples.push({ name, labels, value: parseValue(sample[3] as string) });
+  }
   return families;
 }
 
