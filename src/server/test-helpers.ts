@@ -50,6 +50,8 @@ export async function createTestApp(
     migrate?: () => Promise<void>;
     /** Answer once start-up has finished (the default), or as soon as the app is built. */
     awaitStartUp?: boolean;
+    /** A built SPA folder to serve (the API alone by default). */
+    webRoot?: string;
   } = {},
 ): Promise<TestApp> {
   const mail = options.mail ?? (await startMailReceiver());
@@ -73,6 +75,7 @@ export async function createTestApp(
     db: database.db,
     migrationsFolder: MIGRATIONS_FOLDER,
     migrate: options.migrate,
+    webRoot: options.webRoot,
     poolStats: database.poolStats,
     logger: options.logger ?? false,
     outbox: { pollIntervalMs: 100, retryBaseMs: 100, retryMaxMs: 300 },

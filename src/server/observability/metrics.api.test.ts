@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { count, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
@@ -48,10 +51,23 @@ describe("the metrics listener (METRICS_PORT)", () => {
     return parsePrometheusText(await response.text());
   }
 
-  it("is absent from the public port", async () => {
+  it("is absent from the public port, even where the web app answers unknown paths with its page", async () => {
     const response = await t.app.inject({ method: "GET", url: "/metrics" });
     expect(response.statusCode).toBe(404);
     expect(response.body).not.toContain("buddy_");
+
+    const webRoot = mkdtempSync(path.join(tmpdir(), "buddy-web-"));
+    writeFileSync(path.join(webRoot, "index.html"), "<!doctype html><title>Buddy</title>");
+    const withWeb = await createTestApp({ env: { METRICS_PORT: "0" }, webRoot });
+    try {
+      expect((await withWeb.app.inject({ method: "GET", url: "/dashboard" })).statusCode).toBe(200);
+      const metrics = await withWeb.app.inject({ method: "GET", url: "/metrics" });
+      expect(metrics.statusCode).toBe(404);
+      expect(metrics.json()).toEqual({ message: "Route GET /metrics not found" });
+    } finally {
+      await withWeb.close();
+      rmSync(webRoot, { recursive: true, force: true });
+    }
   });
 
   it("serves every metric in the exposition format, with Node's process metrics", async () => {
