@@ -11,7 +11,7 @@ export async function listenForMetrics(options: {
   port: number;
   log: FastifyBaseLogger;
 }): Promise<FastifyInstance> {
-  const server = Fastify({ loggerInstance: options.log });
+  const server = Fastify({ loggerInstance: options.log.child({ listener: "metrics" }) });
   // Scraped every few seconds: no request log lines.
   server.get("/metrics", { logLevel: "warn" }, async (_request, reply) => {
     reply.header("Cache-Control", "no-store").type(options.registry.contentType);
