@@ -65,10 +65,12 @@ async function main() {
       return;
     }
     closing = true;
-    // A balancer checking /readyz takes the instance out while it still answers everything else;
-    // at a terminal (SIGINT) nobody balances, so it closes at once.
+    // A balancer checking /readyz takes the instance out while it still answers everything else.
+    // At a terminal (SIGINT) nobody balances, and an instance still starting was never sent
+    // traffic: those close at once.
+    const served = app.lifecycle.serving;
     app.lifecycle.drain();
-    const drainMs = signal === "SIGTERM" ? config.shutdownDrainSeconds * 1000 : 0;
+    const drainMs = signal === "SIGTERM" && served ? config.shutdownDrainSeconds * 1000 : 0;
     if (drainMs > 0) {
       app.log.info(
         { signal, drainSeconds: config.shutdownDrainSeconds },

@@ -191,3 +191,31 @@ describe("a start-up that fails for another reason than an unreachable database"
     expect(output).toMatch(/database "buddy_missing_\w+" does not exist/);
   });
 });
+
+describe("SIGTERM while start-up still waits for the database", () => {
+  it("stops waiting and exits 0 at once: no traffic was ever sent to drain", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ["dist/server/main.js"], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(port),
+        DATABASE_URL: postgresTarget(POSTGRES_SERVER_URL).through(await freePort()),
+        APP_SECRET: "process-test-secret-process-test-secret-0123",
+        SHUTDOWN_DRAIN_SECONDS: "60",
+        LOG_LEVEL: "warn",
+      },
+      stdio: ["ignore", "ignore", "ignore"],
+    });
+    const origin = `http://127.0.0.1:${port}`;
+    await expect
+      .poll(async () => (await get(origin, "/healthz").catch(() => null))?.status, { timeout: 30_000 })
+      .toBe(200);
+    expect((await get(origin, "/readyz")).status).toBe(503);
+    const exited = exitOf(child);
+    const signalled = Date.now();
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+  });
+});
