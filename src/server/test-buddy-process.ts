@@ -67,6 +67,8 @@ export async function startBuddy(
         // Benchmarks send every pixel hit from one address.
         PIXEL_RATE_LIMIT_PER_IP: "0",
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
+        // No balancer to drain for: stop() closes at once.
+        SHUTDOWN_DRAIN_SECONDS: "0",
         ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
       },
       stdio: ["ignore", "inherit", "inherit"],
