@@ -4,10 +4,13 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import { Redis } from "ioredis";
 import type { Config } from "./config";
 import { type ChangeNotifications, createUnlistenedNotifications } from "./db/change-notifications";
-import type { Db } from "./db/client";
+import type { Db, PoolStats } from "./db/client";
 import { createAiClient } from "./lib/ai-client";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./lib/mailer";
 import { createSiteMetadataService, type SiteMetadataService } from "./lib/site-metadata";
+import { healthRoutes } from "./lifecycle/health.routes";
+import { Lifecycle } from "./lifecycle/lifecycle";
+import { createReadinessCheck } from "./lifecycle/readiness";
 import { loggerOptions } from "./logger";
 import { type OutboxOptions, type OutboxWorker, startOutboxWorker } from "./mail/outbox";
 import { adsRoutes } from "./modules/ads/ads.routes";
@@ -40,6 +43,7 @@ import { redirectRoutes } from "./modules/tracking/links/redirect.routes";
 import { metricsRoutes } from "./modules/tracking/metrics/metrics.routes";
 import { scriptsRoutes } from "./modules/tracking/scripts/scripts.routes";
 import { createTracker, type Tracker } from "./modules/tracking/tracker";
+import { createMetrics, type Metrics } from "./observability/metrics";
 import { registerAuth } from "./plugins/auth";
 import { answerClientError, answerFrameworkError, registerErrorHandling } from "./plugins/errors";
 import { createLoginLimiter, type LoginLimiter } from "./plugins/login-limiter";
@@ -51,6 +55,7 @@ import {
   DEFAULT_PER_ADDRESS,
 } from "./plugins/rate-limit";
 import { registerSecurityHeaders } from "./plugins/security-headers";
+import { registerStartGate } from "./plugins/start-gate";
 import { registerWeb } from "./plugins/web";
 import { lazyChildLoggerFactory } from "./request-logger";
 
@@ -72,12 +77,22 @@ declare module "fastify" {
     collateralWriter: CollateralWriter | undefined;
     /** Requests being answered now; shutdown waits for them before dropping connections. */
     inFlight(): number;
+    /** Starting, ready or draining; `started` settles when start-up is done (main.ts, tests). */
+    lifecycle: Lifecycle;
+    /** Prometheus metrics of this app, served by main.ts on METRICS_PORT. */
+    metrics: Metrics;
   }
 }
 
 export type AppDeps = {
   config: Config;
   db: Db;
+  /** The committed migrations, which /readyz checks are applied. */
+  migrationsFolder: string;
+  /** Applies them: the first start-up step (main.ts); tests hand over a migrated database. */
+  migrate?: () => Promise<void>;
+  /** The PostgreSQL pool's use, for the metrics. */
+  poolStats?: () => PoolStats;
   /** Built SPA folder; omitted in API tests. */
   webRoot?: string;
   /** Test overrides: a logger switch, outbox timing, per-address limits, a mailer. */
@@ -123,6 +138,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     inFlight++;
     response.on("close", settled);
   });
+  const lifecycle = new Lifecycle(app.log);
+  app.decorate("lifecycle", lifecycle);
+  // Start-up waiting for its database stops when the app closes.
+  app.addHook("preClose", (done) => {
+    lifecycle.stop();
+    done();
+  });
+  const metricsPort = config.metrics.port;
+  app.decorate(
+    "metrics",
+    createMetrics({ db: deps.db, poolStats: deps.poolStats, processMetrics: metricsPort !== undefined }),
+  );
+  // Timing every request costs each one a hook: only when someone reads the metrics.
+  if (metricsPort !== undefined) {
+    app.addHook("onResponse", (request, reply, done) => {
+      const route = request.routeOptions.url ?? "unmatched";
+      app.metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -176,6 +211,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     notifications,
     visitorSalts,
     limitPixel: createPerClientLimit(redis, "rl:pixel", config.pixelRateLimitPerIp),
+    onCommit: (kind, batch) => app.metrics.recordEventBatch(kind, batch.size, batch.stored, batch.seconds),
   });
   app.decorate("tracker", tracker);
   const apiKeys = createApiKeyAuthenticator({ db: deps.db, notifications, log: app.log });
@@ -217,10 +253,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // the access check; both must be in place before any route is added.
   registerErrorHandling(app);
   registerSecurityHeaders(app);
+  registerStartGate(app, lifecycle);
   registerAuth(app);
   // Before the routes: the OpenAPI document is collected as they are added.
   await registerOpenApi(app);
 
+  await app.register(healthRoutes, {
+    readiness: createReadinessCheck({
+      lifecycle,
+      db: deps.db,
+      migrationsFolder: deps.migrationsFolder,
+      redis,
+      log: app.log,
+    }),
+  });
   await app.register(authRoutes);
   await app.register(organizationsRoutes);
   await app.register(logosRoutes);
@@ -247,11 +293,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await outbox.stop();
     redis?.disconnect();
   });
-  app.addHook("onReady", async () => {
-    await visitorSalts.start();
-    await seedCatalogOrganizations(deps.db);
-    // Queued mail from before a restart goes out as soon as we are up.
-    outbox.wake();
+  // Start-up runs once the server listens (main.ts awaits `lifecycle.started`): until it is done
+  // /healthz answers, /readyz and every other route answer 503. Each step is retried while the
+  // database cannot be reached, so it may start after us.
+  app.addHook("onReady", (done) => {
+    lifecycle.start([
+      ...(deps.migrate ? [{ name: "migrations", run: deps.migrate }] : []),
+      { name: "visitor salts", run: () => visitorSalts.start() },
+      { name: "catalog seed", run: () => seedCatalogOrganizations(deps.db) },
+      // Queued mail from before a restart goes out as soon as we are up.
+      { name: "outbox", run: async () => outbox.wake() },
+    ]);
+    done();
   });
   return app;
 }

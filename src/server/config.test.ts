@@ -42,4 +42,23 @@ describe("loadConfig", () => {
     expect(config.outboundAllowPrivate).toBe(true);
     expect(config.rateLimitPerIp).toBe(0);
   });
+
+  it("opens no metrics listener unless METRICS_PORT is set, on HOST unless METRICS_HOST says otherwise", () => {
+    expect(loadConfig({}).metrics).toEqual({ port: undefined, host: "127.0.0.1" });
+    expect(loadConfig({ METRICS_PORT: "" }).metrics.port).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: "9464", HOST: "0.0.0.0" }).metrics).toEqual({
+      port: 9464,
+      host: "0.0.0.0",
+    });
+    expect(loadConfig({ METRICS_PORT: "9464", METRICS_HOST: "10.0.0.5" }).metrics.host).toBe("10.0.0.5");
+    expect(() => loadConfig({ METRICS_PORT: "70000" })).toThrow(/METRICS_PORT/);
+  });
+
+  it("drains for SHUTDOWN_DRAIN_SECONDS after SIGTERM, 5 by default", () => {
+    expect(loadConfig({}).shutdownDrainSeconds).toBe(5);
+    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: "0" }).shutdownDrainSeconds).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: "1.5" }).shutdownDrainSeconds).toBe(1.5);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: "-1" })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: "soon" })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
+  });
 });

@@ -13,6 +13,12 @@ const optionalUrl = (protocols: RegExp, label: string) =>
     .transform((value) => (value?.trim() ? value.trim() : undefined))
     .refine((value) => value === undefined || protocols.test(value), { message: `must be a ${label} URL` });
 
+/** Unset and empty are the same: no listener (z.coerce would read "" as port 0). */
+const optionalPort = z.preprocess(
+  (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+  z.coerce.number().int().min(0).max(65535).optional(),
+);
+
 /** CONTRACT §1: every setting, its default and its check. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -41,6 +47,9 @@ const envSchema = z.object({
   PIXEL_RATE_LIMIT_PER_IP: z.coerce.number().int().min(0).default(20),
   OUTBOUND_ALLOW_PRIVATE: booleanString,
   TRUST_PROXY: booleanString,
+  METRICS_PORT: optionalPort,
+  METRICS_HOST: z.string().trim().optional(),
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -66,6 +75,10 @@ export type Config = Readonly<{
   pixelRateLimitPerIp: number;
   outboundAllowPrivate: boolean;
   trustProxy: boolean;
+  /** Prometheus metrics on a listener of their own; none when port is unset. */
+  metrics: { port: number | undefined; host: string };
+  /** After SIGTERM, how long /readyz answers 503 while requests are still served. */
+  shutdownDrainSeconds: number;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
 }>;
 
@@ -101,6 +114,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     pixelRateLimitPerIp: e.PIXEL_RATE_LIMIT_PER_IP,
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
     trustProxy: e.TRUST_PROXY,
+    // Same interface as the public port unless told otherwise: one setting to reach both.
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST || e.HOST },
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
     logLevel: e.LOG_LEVEL,
   });
 }

@@ -19,7 +19,14 @@ function freePort(): Promise<number> {
 async function startServer(dataDir: string, port: number) {
   const child = spawn(process.execPath, ["dist/server/main.js"], {
     cwd: root,
-    env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "info" },
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "info",
+      // Draining for a balancer is lifecycle/readiness.process.test.ts's.
+      SHUTDOWN_DRAIN_SECONDS: "0",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

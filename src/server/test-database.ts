@@ -6,6 +6,12 @@ import { runMigrations } from "./db/migrate";
 export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, "db/migrations");
 
 /**
+ * A PostgreSQL server for tests that need a real one whatever TEST_DATABASE_URL says (cutting its
+ * connections, process tests): CI starts it on the default port.
+ */
+export const POSTGRES_SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/**
  * A fresh, migrated database per test app: in-memory PGlite by default, or, when
  * TEST_DATABASE_URL names a PostgreSQL server (CI), a new database on it dropped at the end.
  */

@@ -14,7 +14,7 @@ import {
 import type { Database } from "./db/client";
 import type { BillingGateway } from "./modules/billing/billing-gateway";
 import type { DomainProverOptions } from "./modules/domain-control/domain-prover";
-import { openTestDatabase } from "./test-database";
+import { MIGRATIONS_FOLDER, openTestDatabase } from "./test-database";
 import { type MailReceiver, startMailReceiver, tokenFrom } from "./test-mail-receiver";
 
 export const TEST_PUBLIC_URL = "http://buddy.test";
@@ -46,6 +46,12 @@ export async function createTestApp(
     domainProof?: Pick<DomainProverOptions, "fetchPage" | "resolver">;
     /** Fastify's logger option (pino's, with a `stream` to read the log); none by default. */
     logger?: object;
+    /** A first start-up step (main.ts migrates there), e.g. one held back to test start-up. */
+    migrate?: () => Promise<void>;
+    /** Answer once start-up has finished (the default), or as soon as the app is built. */
+    awaitStartUp?: boolean;
+    /** A built SPA folder to serve (the API alone by default). */
+    webRoot?: string;
   } = {},
 ): Promise<TestApp> {
   const mail = options.mail ?? (await startMailReceiver());
@@ -67,6 +73,10 @@ export async function createTestApp(
   const app = await buildApp({
     config,
     db: database.db,
+    migrationsFolder: MIGRATIONS_FOLDER,
+    migrate: options.migrate,
+    webRoot: options.webRoot,
+    poolStats: database.poolStats,
     logger: options.logger ?? false,
     outbox: { pollIntervalMs: 100, retryBaseMs: 100, retryMaxMs: 300 },
     perAddressLimit: options.perAddressLimit,
@@ -75,6 +85,7 @@ export async function createTestApp(
     domainProof: options.domainProof,
   });
   await app.ready();
+  if (options.awaitStartUp !== false) await app.lifecycle.started;
   return {
     app,
     database,

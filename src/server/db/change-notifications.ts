@@ -173,6 +173,8 @@ async function listenOnPostgres(
       connectionString,
       application_name: LISTENER_APPLICATION_NAME,
       keepAlive: true,
+      // A server that accepts and never answers would otherwise stall the listener (and start-up).
+      connectionTimeoutMillis: heartbeatMs,
     });
     client = next;
     next.on("notification", (message) => subscribers.notify(message.channel, message.payload ?? ""));

@@ -14,6 +14,9 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 /** A service may run on the database or inside a caller's transaction. */
 export type DbOrTx = Db | Tx;
 
+/** A connection pool's use: open connections, the idle ones, and queries waiting for one. */
+export type PoolStats = { total: number; idle: number; waiting: number };
+
 export type Database = {
   db: Db;
   kind: "pglite" | "postgres";
@@ -24,6 +27,8 @@ export type Database = {
   connectionString?: string;
   /** The PGlite instance, whose own LISTEN serves change notifications in this process. */
   pglite?: PGlite;
+  /** PostgreSQL only: PGlite is one connection in this process, with no pool to watch. */
+  poolStats?: () => PoolStats;
 };
 
 /** The rows of a raw `db.execute`: node-postgres answers { rows }, PGlite an array-like result. */
@@ -32,6 +37,7 @@ export function rowsOf<T>(result: unknown): T[] {
 }
 
 const drizzleOptions = { schema, casing: "snake_case" as const };
+const CONNECT_TIMEOUT_MS = 5_000;
 
 /** PGlite in DATA_DIR (or in memory when dataDir is null, for tests). */
 export async function openPglite(dataDir: string | null): Promise<Database> {
@@ -53,13 +59,12 @@ export async function openPostgres(
   onIdleError: (error: Error) => void = (error) =>
     console.error("PostgreSQL idle connection error:", error.message),
 ): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+  // No probe here: the server may come up after us (start-up retries, lifecycle/start-up.ts), and
+  // a hung server fails a query's wait for a connection instead of holding its request forever.
+  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle connection dropped by the server (restart, failover, a dropped database) must not
   // crash the process: the pool opens a new one on the next query.
   pool.on("error", onIdleError);
-  // Fail fast with a clear error when the server is unreachable.
-  const probe = await pool.connect();
-  probe.release();
   const db = drizzleNodePg({ client: pool, ...drizzleOptions }) as unknown as Db;
   return {
     db,
@@ -79,6 +84,7 @@ export async function openPostgres(
       }
     },
     close: () => pool.end(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
 

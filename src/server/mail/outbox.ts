@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db, DbOrTx } from "../db/client";
+import { describeUnavailable, isDatabaseUnavailable } from "../db/database-unavailable";
 import { type MailKind, mailOutbox } from "../db/schema";
 import type { Mailer, MailMessage } from "../lib/mailer";
 
@@ -155,7 +156,12 @@ export function startOutboxWorker(deps: {
     }
     running = deliverDue()
       .catch((error) => {
-        log.error({ err: error }, "mail outbox pass failed");
+        // The next tick tries again; an outage of the database is not a fault of the outbox.
+        if (isDatabaseUnavailable(error)) {
+          log.warn({ reason: describeUnavailable(error) }, "mail outbox pass skipped: database unavailable");
+        } else {
+          log.error({ err: error }, "mail outbox pass failed");
+        }
         return 0;
       })
       .finally(() => {

@@ -2,7 +2,10 @@ import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { describeUnavailable, isDatabaseUnavailable } from "../db/database-unavailable";
 import { AppError, RateLimitedError } from "../errors";
+
+export const UNAVAILABLE_MESSAGE = "The service is temporarily unavailable; try again shortly.";
 
 /** Fastify's own client errors keep their status, with a message a person can read. */
 const CLIENT_ERROR_MESSAGES: Record<string, string> = {
@@ -39,6 +42,12 @@ export function registerErrorHandling(app: FastifyInstance) {
     const status = (error as FastifyError).statusCode;
     if (typeof status === "number" && status >= 400 && status < 500) {
       return reply.code(status).send({ message: clientErrorMessage(error as FastifyError, status) });
+    }
+    // The database is down or restarting: nothing is wrong with the request or the code, and a
+    // retry can succeed. One line per request, without a stack: an outage makes thousands.
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ reason: describeUnavailable(error) }, "database unavailable: answered 503");
+      return reply.code(503).header("Retry-After", "1").send({ message: UNAVAILABLE_MESSAGE });
     }
     request.log.error({ err: error }, "unhandled error");
     return reply.code(500).send({ message: "Internal Server Error" });

@@ -3,6 +3,9 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 
+/** Server paths that are no page: the metrics live on METRICS_PORT only, never on this port. */
+const NOT_PAGES = new Set(["/metrics"]);
+
 /**
  * Serves the built SPA from one public route: hashed assets cached for a year, index.html never
  * cached, and index.html for any other GET outside /api so client routes load on refresh.
@@ -22,7 +25,7 @@ export async function registerWeb(app: FastifyInstance, webRoot: string) {
     config: { access: "public" },
     handler: async (request, reply) => {
       const pathname = decodeURIComponent((request.url.split("?")[0] ?? "/").replace(/\/+$/, "")) || "/";
-      if (pathname === "/api" || pathname.startsWith("/api/")) {
+      if (pathname === "/api" || pathname.startsWith("/api/") || NOT_PAGES.has(pathname)) {
         return reply.code(404).send({ message: `Route ${request.method} ${pathname} not found` });
       }
       if (path.extname(pathname) && pathname !== "/index.html") {

@@ -2,13 +2,12 @@ import type { Redis } from "ioredis";
 import type { ChangeNotifications } from "../../db/change-notifications";
 import type { Db } from "../../db/client";
 import type { CommittedBatch } from "../../db/group-commit";
+import type { EventKind } from "../../observability/metrics";
 import { createClickIds } from "./clicks/click-id";
 import { createClickTracker } from "./clicks/click-tracker";
 import type { VisitorSalts } from "./clicks/visitor-hash";
 import { createConversionRecorder } from "./conversions/conversions.service";
 import { createShortLinkResolver } from "./links/short-links.service";
-
-export type EventKind = "clicks" | "leads";
 
 /**
  * The tracking side of one instance: links followed into clicks, and leads recorded against the

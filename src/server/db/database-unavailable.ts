@@ -1,0 +1,76 @@
+/**
+ * Errors meaning the database server cannot be reached or is going away — not that a query was
+ * wrong. They answer 503 (plugins/errors.ts) and make start-up wait (lifecycle/start-up.ts):
+ * retrying later can succeed, and nothing about the request is at fault.
+ */
+
+/** Node's socket errors while connecting to, or talking with, the server. */
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENETDOWN",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/**
+ * SQLSTATEs: class 08 (connection exception), the server shutting down (57P01 admin, 57P02 crash),
+ * starting up or in recovery (57P03), and no connection slot left (53300).
+ */
+const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300"]);
+
+/** node-postgres and pg-pool raise these as plain Errors, without a code. */
+const DRIVER_MESSAGES = [
+  /^Connection terminated\b/,
+  /^timeout exceeded when trying to connect$/,
+  /^Client has encountered a connection error and is not queryable$/,
+  /^Cannot use a pool after calling end on the pool$/,
+];
+
+type ErrorLike = { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+
+function isUnavailableItself(error: ErrorLike): boolean {
+  const code = typeof error.code === "string" ? error.code : "";
+  if (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
+  // SQLSTATEs are five characters; Node's codes are longer, so "08…" cannot be mistaken.
+  if (code.length === 5 && code.startsWith("08")) return true;
+  const message = typeof error.message === "string" ? error.message : "";
+  return DRIVER_MESSAGES.some((pattern) => pattern.test(message));
+}
+
+/**
+ * Walks the error's causes (Drizzle wraps the driver's error in `cause`) and the attempts of an
+ * AggregateError (Node tries each address of `localhost` in turn).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [error];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current !== "object" || current === null || seen.has(current)) continue;
+    seen.add(current);
+    const candidate = current as ErrorLike;
+    if (isUnavailableItself(candidate)) return true;
+    pending.push(candidate.cause);
+    if (Array.isArray(candidate.errors)) pending.push(...candidate.errors);
+  }
+  return false;
+}
+
+/** The innermost reason, short, for a warning without a stack ("ECONNREFUSED: connect …"). */
+export function describeUnavailable(error: unknown): string {
+  let current = error as ErrorLike | undefined;
+  for (;;) {
+    const next = current?.cause ?? (Array.isArray(current?.errors) ? current.errors[0] : undefined);
+    if (typeof next !== "object" || next === null) break;
+    current = next as ErrorLike;
+  }
+  const code = typeof current?.code === "string" ? `${current.code}: ` : "";
+  const message = typeof current?.message === "string" && current.message ? current.message : String(error);
+  return `${code}${message}`;
+}

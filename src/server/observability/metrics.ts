@@ -1,0 +1,117 @@
+import { count, eq } from "drizzle-orm";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { Db, PoolStats } from "../db/client";
+import { mailOutbox } from "../db/schema";
+
+export type EventKind = "clicks" | "leads";
+
+export type Metrics = {
+  /** This app's registry: never prom-client's global one, since tests build several apps. */
+  registry: Registry;
+  /** One answered request (added as an onResponse hook only when METRICS_PORT is set). */
+  observeRequest(method: string, route: string, statusCode: number, seconds: number): void;
+  /**
+   * One committed insert of clicks or leads (the group-commit writer): `size` events in the batch,
+   * `stored` of them new rows (the rest were already there), `seconds` from insert to commit.
+   */
+  recordEventBatch(kind: EventKind, size: number, stored: number, seconds: number): void;
+};
+
+export type MetricsDeps = {
+  db: Db;
+  /** PostgreSQL's pool; PGlite has none, and then no pool gauges are exported. */
+  poolStats?: () => PoolStats;
+  /** Node's process metrics (CPU, memory, event loop, GC): only when someone scrapes them. */
+  processMetrics: boolean;
+};
+
+/** A scrape must not hang on a stuck database: the backlog is left as last read. */
+const SCRAPE_QUERY_TIMEOUT_MS = 2_000;
+
+export function createMetrics(deps: MetricsDeps): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  if (deps.processMetrics) collectDefaultMetrics({ register: registry });
+
+  const requestDuration = new Histogram({
+    name: "buddy_http_request_duration_seconds",
+    help: "Time to answer a request, by method, route pattern and status code.",
+    labelNames: ["method", "route", "status_code"] as const,
+    registers,
+  });
+  const stored = {
+    clicks: new Counter({
+      name: "buddy_clicks_stored_total",
+      help: "Click events committed to the database.",
+      registers,
+    }),
+    leads: new Counter({
+      name: "buddy_leads_stored_total",
+      help: "Leads (conversions) committed to the database.",
+      registers,
+    }),
+  };
+  const batchSize = new Histogram({
+    name: "buddy_event_insert_batch_size",
+    help: "Events per multi-row insert (group commit), by kind.",
+    labelNames: ["kind"] as const,
+    buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000],
+    registers,
+  });
+  const commitSeconds = new Histogram({
+    name: "buddy_event_commit_seconds",
+    help: "Time from an insert of events to its commit, by kind.",
+    labelNames: ["kind"] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers,
+  });
+
+  new Gauge({
+    name: "buddy_mail_outbox_backlog",
+    help: "Mails queued in the outbox and not yet sent (read from the database when scraped).",
+    registers,
+    async collect() {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), SCRAPE_QUERY_TIMEOUT_MS);
+      });
+      const query = deps.db
+        .select({ pending: count() })
+        .from(mailOutbox)
+        .where(eq(mailOutbox.status, "pending"))
+        .then(([row]) => row?.pending ?? 0);
+      // An unreachable database shows in /readyz and the pool gauges; the scrape still answers.
+      const pending = await Promise.race([query, timeout]).catch(() => null);
+      clearTimeout(timer);
+      if (pending !== null) this.set(pending);
+    },
+  });
+
+  const { poolStats } = deps;
+  if (poolStats) {
+    const poolGauge = (name: string, help: string, read: (stats: PoolStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read(poolStats()));
+        },
+      });
+    poolGauge("buddy_db_pool_connections", "Connections the PostgreSQL pool holds open.", (s) => s.total);
+    poolGauge("buddy_db_pool_idle_connections", "Open pool connections not in use.", (s) => s.idle);
+    poolGauge("buddy_db_pool_waiting_queries", "Queries waiting for a pool connection.", (s) => s.waiting);
+  }
+
+  return {
+    registry,
+    observeRequest(method, route, statusCode, seconds) {
+      requestDuration.observe({ method, route, status_code: statusCode }, seconds);
+    },
+    recordEventBatch(kind, size, storedRows, seconds) {
+      stored[kind].inc(storedRows);
+      batchSize.observe({ kind }, size);
+      commitSeconds.observe({ kind }, seconds);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// A TCP relay in front of a real server, which a test switches between relaying and refusing
+// (nothing listening on its port), to make a database unreachable without stopping it.
+import { connect, createServer, type Server, type Socket } from "node:net";
+import { freePort } from "./test-buddy-process";
+
+export type TcpForwarder = {
+  port: number;
+  /** Listens on the port and relays each connection to the target. */
+  relay(): Promise<void>;
+  /** Stops listening (new connections are refused) and cuts the connections open now. */
+  refuse(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Starts refusing: call relay() to let connections through. */
+export async function createTcpForwarder(target: { host: string; port: number }): Promise<TcpForwarder> {
+  const port = await freePort();
+  const open = new Set<Socket>();
+  let server: Server | null = null;
+
+  function track(socket: Socket) {
+    open.add(socket);
+    socket.on("close", () => open.delete(socket));
+  }
+
+  async function refuse() {
+    const closing = server;
+    server = null;
+    for (const socket of open) socket.destroy();
+    if (closing) await new Promise<void>((resolve) => closing.close(() => resolve()));
+  }
+
+  return {
+    port,
+    async relay() {
+      if (server) return;
+      const listening = createServer((client) => {
+        const upstream = connect(target.port, target.host);
+        track(client);
+        track(upstream);
+        client.pipe(upstream);
+        upstream.pipe(client);
+        client.on("error", () => upstream.destroy());
+        upstream.on("error", () => client.destroy());
+        client.on("close", () => upstream.destroy());
+        upstream.on("close", () => client.destroy());
+      });
+      server = listening;
+      await new Promise<void>((resolve, reject) => {
+        listening.once("error", reject);
+        listening.listen(port, "127.0.0.1", () => resolve());
+      });
+    },
+    refuse,
+    close: refuse,
+  };
+}
+
+/** Host and port of a postgres:// URL, and the same URL through another port on 127.0.0.1. */
+export function postgresTarget(url: string) {
+  const parsed = new URL(url);
+  return {
+    host: parsed.hostname,
+    port: Number(parsed.port || 5432),
+    through(port: number) {
+      const routed = new URL(url);
+      routed.hostname = "127.0.0.1";
+      routed.port = String(port);
+      return routed.toString();
+    },
+  };
+}
