@@ -128,6 +128,8 @@ export async function startLocalPostgres(): Promise<LocalPostgres> {
     port,
     async start() {
       if (running) return;
+      // Counted as running from the first try, so a start that fails half-way is still stopped.
+      running = true;
       await pgCtl(
         "-l",
         path.join(folder, "postgres.log"),
@@ -136,7 +138,6 @@ export async function startLocalPostgres(): Promise<LocalPostgres> {
         `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
         "start",
       );
-      running = true;
       await waitFor(`PostgreSQL on port ${port}`, async () => {
         const client = new pg.Client({ connectionString: url });
         await client.connect();
