@@ -11,6 +11,7 @@ import { createSiteMetadataService, type SiteMetadataService } from "./lib/site-
 import { healthRoutes } from "./lifecycle/health.routes";
 import { Lifecycle } from "./lifecycle/lifecycle";
 import { createReadinessCheck } from "./lifecycle/readiness";
+import { waitForRedis } from "./lifecycle/wait-for-redis";
 import { loggerOptions } from "./logger";
 import { type OutboxOptions, type OutboxWorker, startOutboxWorker } from "./mail/outbox";
 import { adsRoutes } from "./modules/ads/ads.routes";
@@ -109,6 +110,8 @@ export type AppDeps = {
 };
 
 const REQUEST_TIMEOUT_MS = 30_000;
+/** At start, how long shared limits may wait for Redis before each process keeps its own. */
+const REDIS_START_WAIT_MS = 5_000;
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -300,6 +303,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     lifecycle.start([
       ...(deps.migrate ? [{ name: "migrations", run: deps.migrate }] : []),
       { name: "visitor salts", run: () => visitorSalts.start() },
+      ...(redis ? [{ name: "redis", run: () => waitForRedis(redis, REDIS_START_WAIT_MS) }] : []),
       { name: "catalog seed", run: () => seedCatalogOrganizations(deps.db) },
       // Queued mail from before a restart goes out as soon as we are up.
       { name: "outbox", run: async () => outbox.wake() },

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { RateLimitedError, unauthorized } from "../errors";
@@ -8,6 +9,9 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 describe("rate limits over REDIS_URL", () => {
   const clients: Redis[] = [];
+  // Limiters use their in-process insurance until the connection is ready.
+  const connected = () =>
+    Promise.all(clients.map((client) => (client.status === "ready" ? null : once(client, "ready"))));
   afterAll(() => {
     for (const client of clients) client.disconnect();
   });
@@ -24,6 +28,7 @@ describe("rate limits over REDIS_URL", () => {
       });
     });
     const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    await connected();
     await a.consume({ action: "login", ip: "1.1.1.1", address });
     await b.consume({ action: "login", ip: "2.2.2.2", address });
     await a.consume({ action: "login", ip: "1.1.1.1", address });
@@ -39,6 +44,7 @@ describe("rate limits over REDIS_URL", () => {
       clients.push(redis);
       return createLoginLimiter({ perAddress: { points: 3, durationSeconds: 60 }, perClient: 2, redis });
     }) as [ReturnType<typeof createLoginLimiter>, ReturnType<typeof createLoginLimiter>];
+    await connected();
     const wrong = () => Promise.reject(unauthorized("Invalid email or password"));
     const right = () => Promise.resolve("signed in");
 
@@ -60,6 +66,7 @@ describe("rate limits over REDIS_URL", () => {
       clients.push(redis);
       return createPerClientLimit(redis, "rl:pixel", 2);
     });
+    await connected();
     await a?.(client);
     await b?.(client);
     await expect(a?.(client)).rejects.toBeInstanceOf(RateLimitedError);
