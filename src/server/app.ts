@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import { Redis } from "ioredis";
 import type { Config } from "./config";
 import { type ChangeNotifications, createUnlistenedNotifications } from "./db/change-notifications";
 import type { Db, PoolStats } from "./db/client";
 import { createAiClient } from "./lib/ai-client";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./lib/mailer";
+import { createRedisClient } from "./lib/redis-client";
 import { createSiteMetadataService, type SiteMetadataService } from "./lib/site-metadata";
 import { healthRoutes } from "./lifecycle/health.routes";
 import { Lifecycle } from "./lifecycle/lifecycle";
@@ -165,9 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
 
   // Optional services are chosen once here (ARCHITECTURE §7): the real adapter or the fallback.
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true })
-    : undefined;
+  const redis = config.redisUrl ? createRedisClient(config.redisUrl, app.log) : undefined;
   const mailer =
     deps.mailer ??
     (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(app.log));
