@@ -17,6 +17,10 @@ import { SEEDED_CLICKS, seedMetrics } from "./metrics-seed";
 import { checkStoredClicks } from "./stored-clicks";
 import { benchTracking } from "./tracking";
 
+/** A shorter run while working on one part: BENCH_PARTS=tracking, BENCH_DATABASES=PostgreSQL. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? "suggestions,tracking,overview").split(","));
+const DATABASES = new Set((process.env.BENCH_DATABASES ?? "PostgreSQL,PGlite").split(","));
+
 /** This machine's PostgreSQL server (trust auth), when DATABASE_URL names no other. */
 const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
 
@@ -84,13 +88,18 @@ async function benchDatabase(database: "PostgreSQL" | "PGlite", databaseUrl: str
     const first = await startBuddy({ databaseUrl, dataDir, appSecret });
     let tracking: Awaited<ReturnType<typeof benchTracking>>;
     try {
-      await benchSuggestions(database, first);
+      if (PARTS.has("suggestions")) await benchSuggestions(database, first);
       tracking = await benchTracking(database, first);
     } finally {
       const code = await first.stop();
       if (code !== 0) console.warn(`${database}: the server exited with ${code} on SIGTERM`);
     }
 
+    if (!PARTS.has("overview")) {
+      const direct = await openDatabase({ databaseUrl, dataDir });
+      await checkStoredClicks(database, direct.db, tracking).finally(() => direct.close());
+      return;
+    }
     const direct = await openDatabase({ databaseUrl, dataDir });
     let seeded: Awaited<ReturnType<typeof seedMetrics>>;
     try {
@@ -118,14 +127,16 @@ async function main() {
   if (!existsSync("dist/server/main.js") || !existsSync("dist/web/index.html")) {
     execFileSync("npm", ["run", "build"], { stdio: "inherit" });
   }
-  const serverUrl = process.env.DATABASE_URL ?? LOCAL_POSTGRES;
-  const scratch = await createScratchDatabase(serverUrl, "buddy_bench");
-  try {
-    await benchDatabase("PostgreSQL", scratch.url);
-  } finally {
-    await scratch.drop();
+  if (DATABASES.has("PostgreSQL")) {
+    const serverUrl = process.env.DATABASE_URL ?? LOCAL_POSTGRES;
+    const scratch = await createScratchDatabase(serverUrl, "buddy_bench");
+    try {
+      await benchDatabase("PostgreSQL", scratch.url);
+    } finally {
+      await scratch.drop();
+    }
   }
-  await benchDatabase("PGlite", undefined);
+  if (DATABASES.has("PGlite")) await benchDatabase("PGlite", undefined);
   console.table(
     rows.map((r) => ({
       database: r.database,

@@ -37,23 +37,23 @@ export function createGroupCommit<T>(options: GroupCommitOptions<T>): GroupCommi
     const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
     queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
     const started = performance.now();
+    const done = () => {
+      writing = null;
+      // The next statement goes out before this batch's requests are answered: the database
+      // works on it while this process writes their responses.
+      start();
+    };
     writing = options.write(batch.map((waiting) => waiting.row)).then(
       (stored) => {
-        options.onCommit?.({
-          size: batch.length,
-          stored,
-          seconds: (performance.now() - started) / 1000,
-        });
+        done();
+        options.onCommit?.({ size: batch.length, stored, seconds: (performance.now() - started) / 1000 });
         for (const waiting of batch) waiting.resolve();
       },
       (error: unknown) => {
+        done();
         for (const waiting of batch) waiting.reject(error);
       },
     );
-    writing.finally(() => {
-      writing = null;
-      start();
-    });
   }
 
   return {

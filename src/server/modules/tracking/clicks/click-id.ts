@@ -1,4 +1,4 @@
-import { createHmac, randomFillSync, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { CLICK_ID_TTL_MS } from "@shared/tracking";
 import { LRUCache } from "lru-cache";
 import { secretKey } from "../../../lib/tokens";
@@ -14,6 +14,19 @@ const ID_BYTES = BODY_BYTES + MAC_BYTES;
 export const CLICK_ID_LENGTH = Math.ceil((ID_BYTES * 4) / 3);
 /** A clock a little ahead on another instance must not make its fresh clicks unusable here. */
 const CLOCK_SKEW_MS = 5 * 60_000;
+
+/** Random bytes for this many ids are drawn at once: one draw per click shows in profiles. */
+const POOL_IDS = 256;
+let pool = Buffer.alloc(0);
+let used = 0;
+function randomInto(id: Buffer, at: number, length: number) {
+  if (used + length > pool.length) {
+    pool = randomBytes((RANDOM_BYTES + MAC_BYTES) * POOL_IDS);
+    used = 0;
+  }
+  pool.copy(id, at, used, used + length);
+  used += length;
+}
 
 export type ClickIdClaims = { sourceOrgId: string; occurredAt: number };
 
@@ -49,10 +62,10 @@ export function createClickIds(secret: string) {
     issue(sourceOrgId: string, targetOrgId: string, now: number, provable = true): string {
       const id = Buffer.allocUnsafe(ID_BYTES);
       id.writeUIntBE(now, 0, TIME_BYTES);
-      randomFillSync(id, TIME_BYTES, RANDOM_BYTES);
+      randomInto(id, TIME_BYTES, RANDOM_BYTES);
       bytesOf(sourceOrgId).copy(id, TIME_BYTES + RANDOM_BYTES);
       if (provable) mac(id.subarray(0, BODY_BYTES), targetOrgId).copy(id, BODY_BYTES);
-      else randomFillSync(id, BODY_BYTES, MAC_BYTES);
+      else randomInto(id, BODY_BYTES, MAC_BYTES);
       return id.toString("base64url");
     },
 
