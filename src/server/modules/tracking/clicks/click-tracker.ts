@@ -159,7 +159,7 @@ export function createClickTracker(deps: {
 
   return {
     follow,
-    /** Clicks already answered are committed; run on close. */
+    /** Waits for the clicks being committed (their requests are still waiting); run on close. */
     close: () => clicks.drain(),
   };
 }

@@ -113,7 +113,7 @@ export function createConversionRecorder(deps: {
       pixelSeen.set(key, true);
     },
 
-    /** Pixels already answered are committed; run on close. */
+    /** Waits for the pixels being committed (their requests are still waiting); run on close. */
     close: () => pixels.drain(),
   };
 }
