@@ -11,6 +11,8 @@ export const SHORT_CODE_BYTES = 6;
 /** Every code a short link can have: base64url, at most 32 characters. */
 const SHORT_CODE = /^[A-Za-z0-9_-]{1,32}$/;
 export const isShortCode = (value: string): boolean => SHORT_CODE.test(value);
+/** Longer than any click id the server issues (44 characters); its MAC decides the rest. */
+export const CLICK_ID_MAX_LENGTH = 64;
 /** The cap on a conversion's metadata, in UTF-8 bytes of its JSON (what is sent and stored). */
 export const CONVERSION_METADATA_MAX_BYTES = 4096;
 
@@ -26,7 +28,9 @@ export function jsonByteLength(value: unknown): number {
 }
 
 export const recordConversionSchema = z.object({
-  clickId: text("clickId", { error: "clickId is required" }).min(1, { error: "clickId is required" }).max(64),
+  clickId: text("clickId", { error: "clickId is required" })
+    .min(1, { error: "clickId is required" })
+    .max(CLICK_ID_MAX_LENGTH),
   type: conversionTypeSchema,
   value: z.number({ error: "value must be a number" }).finite().min(0).max(1e12).optional(),
   metadata: z

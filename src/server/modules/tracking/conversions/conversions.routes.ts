@@ -1,6 +1,6 @@
 import { errorBodySchema } from "@shared/http";
 import { text } from "@shared/text";
-import { CONVERSION_TYPES, recordConversionSchema } from "@shared/tracking";
+import { CLICK_ID_MAX_LENGTH, CONVERSION_TYPES, recordConversionSchema } from "@shared/tracking";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -65,7 +65,7 @@ export async function conversionsRoutes(app: FastifyInstance) {
           "`PIXEL_RATE_LIMIT_PER_IP` new leads a minute (20 by default); beyond, 429 `{message}` with " +
           "`Retry-After` instead of the GIF.",
         security: [],
-        params: z.object({ clickId: text("clickId", { trim: false }).min(1).max(64) }),
+        params: z.object({ clickId: text("clickId", { trim: false }).min(1).max(CLICK_ID_MAX_LENGTH) }),
         querystring: z.object({
           type: text("type", { trim: false }).max(32).optional(),
           org: text("org", { trim: false }).max(100).optional(),
