@@ -1,6 +1,6 @@
 /**
  * Errors meaning the database server cannot be reached or is going away — not that a query was
- * wrong. They answer 503 (plugins/errors.ts) and make start-up wait (lifecycle/start-up.ts):
+ * wrong. They answer 503 (plugins/errors.ts) and make start-up wait (lifecycle/lifecycle.ts):
  * retrying later can succeed, and nothing about the request is at fault.
  */
 

@@ -8,7 +8,7 @@ export type HealthRoutesOptions = {
 // Balancers and orchestrators ask every few seconds: no request log lines, never cached.
 const probe = { config: { access: "public", whileStarting: true }, logLevel: "warn" } as const;
 
-/** Liveness and readiness for load balancers and orchestrators (README, "Configuration"). */
+/** Liveness and readiness for load balancers and orchestrators (README, "Run several instances"). */
 export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOptions) {
   // Alive: the process answers. No I/O, so a slow database never gets the instance restarted.
   app.get("/healthz", probe, async (_request, reply) => {
