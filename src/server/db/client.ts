@@ -59,7 +59,7 @@ export async function openPostgres(
   onIdleError: (error: Error) => void = (error) =>
     console.error("PostgreSQL idle connection error:", error.message),
 ): Promise<Database> {
-  // No probe here: the server may come up after us (start-up retries, lifecycle/start-up.ts), and
+  // No probe here: the server may come up after us (start-up retries, lifecycle/lifecycle.ts), and
   // a hung server fails a query's wait for a connection instead of holding its request forever.
   const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle connection dropped by the server (restart, failover, a dropped database) must not
