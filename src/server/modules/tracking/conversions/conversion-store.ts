@@ -28,6 +28,8 @@ export async function storeConversions(db: DbOrTx, rows: readonly StoredConversi
       insert into ${conversions} (id, click_id, type, value, metadata, source_org_id, target_org_id, created_at)
       select id, click_id, type, value, metadata, source_org_id, target_org_id, created_at
       from json_populate_recordset(null::${conversions}, ${json}::json)
+      -- Concurrent batches of the same lead wait for each other in one order: never a deadlock.
+      order by click_id, type
       on conflict (click_id, type) do nothing
       returning source_org_id, target_org_id, created_at
     ), counted as (
@@ -35,6 +37,7 @@ export async function storeConversions(db: DbOrTx, rows: readonly StoredConversi
       select (created_at at time zone 'UTC')::date, source_org_id, target_org_id, count(*)::int
       from inserted
       group by 1, 2, 3
+      order by 1, 2, 3
       on conflict (day, source_org_id, target_org_id)
       do update set leads = pair_daily_stats.leads + excluded.leads
     )
