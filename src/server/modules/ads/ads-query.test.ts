@@ -9,7 +9,7 @@ const validate = createAdsQueryValidator()({
   httpPart: "querystring",
 }) as (data: unknown) => { value?: unknown; error?: unknown };
 
-describe("the Ads API query fast path", () => {
+describe("the Ads API query validator", () => {
   it("answers well-formed queries exactly as the schema parses them", () => {
     for (const query of [
       {},

@@ -44,7 +44,7 @@ function parseEveryWellFormedQuery(): AdsQuery[] {
 const PARSED = parseEveryWellFormedQuery();
 
 /** A well-formed query as adsQuerySchema parses it; undefined for anything else (zod's to judge). */
-export function wellFormedAdsQuery(query: Record<string, unknown>): AdsQuery | undefined {
+function wellFormedAdsQuery(query: Record<string, unknown>): AdsQuery | undefined {
   return PARSED[indexOf(query)];
 }
 
