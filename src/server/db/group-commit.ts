@@ -43,11 +43,21 @@ export function createGroupCommit<T>(options: GroupCommitOptions<T>): GroupCommi
       // works on it while this process writes their responses.
       start();
     };
-    writing = options.write(batch.map((waiting) => waiting.row)).then(
+    let written: Promise<number>;
+    try {
+      written = options.write(batch.map((waiting) => waiting.row));
+    } catch (error) {
+      written = Promise.reject(error);
+    }
+    writing = written.then(
       (stored) => {
         done();
-        options.onCommit?.({ size: batch.length, stored, seconds: (performance.now() - started) / 1000 });
         for (const waiting of batch) waiting.resolve();
+        try {
+          options.onCommit?.({ size: batch.length, stored, seconds: (performance.now() - started) / 1000 });
+        } catch {
+          // What observes commits never fails one.
+        }
       },
       (error: unknown) => {
         done();
