@@ -6,11 +6,10 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { freePort } from "./test-buddy-process";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A child ended by a signal has a signalCode and no exitCode. */
 const alive = (child: ChildProcess | undefined): boolean =>

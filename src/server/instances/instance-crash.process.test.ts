@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "../test-local-servers";
-import { type Answer, countByStatus, missingClickIds, sleep, startClickLoad } from "./test-click-load";
+import { type Answer, countByStatus, missingClickIds, startClickLoad } from "./test-click-load";
 import { type Cluster, startCluster } from "./test-cluster";
 import { call, type Partners, setUpPartners } from "./test-partners";
 import { haproxyMissing, printOutputOnFailure, report } from "./test-process-suite";

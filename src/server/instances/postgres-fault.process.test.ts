@@ -1,11 +1,12 @@
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuddyProcess, startBuddy } from "../test-buddy-process";
 import { type LocalPostgres, startLocalPostgres } from "../test-local-servers";
 import { type MailReceiver, startMailReceiver } from "../test-mail-receiver";
-import { countByStatus, missingClickIds, sleep, startClickLoad } from "./test-click-load";
+import { countByStatus, missingClickIds, startClickLoad } from "./test-click-load";
 import { type Partners, setUpPartners } from "./test-partners";
 import { printOutputOnFailure, report } from "./test-process-suite";
 

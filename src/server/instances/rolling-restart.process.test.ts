@@ -1,5 +1,6 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Answer, countByStatus, missingClickIds, sleep, startClickLoad } from "./test-click-load";
+import { type Answer, countByStatus, missingClickIds, startClickLoad } from "./test-click-load";
 import { type Cluster, startCluster } from "./test-cluster";
 import { type Partners, setUpPartners } from "./test-partners";
 import { haproxyMissing, printOutputOnFailure, report } from "./test-process-suite";

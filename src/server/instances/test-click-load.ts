@@ -105,8 +105,6 @@ export function countByStatus(answers: Answer[]): Record<number, number> {
   return counts;
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** The ids among `ids` that have no row in click_events. */
 export async function missingClickIds(databaseUrl: string, ids: string[]): Promise<string[]> {
   const rows = await query<{ id: string }>(

@@ -1,6 +1,6 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "../test-local-servers";
-import { sleep } from "./test-click-load";
 import { type Cluster, startCluster } from "./test-cluster";
 import { browserAgent, call, clickIdOf, must, type Partners, setUpPartners } from "./test-partners";
 import { haproxyMissing, printOutputOnFailure, report } from "./test-process-suite";

@@ -47,9 +47,8 @@ afterAll(() => t.close());
 
 const clicks = (headers: Record<string, string>) =>
   t.app.inject({ url: "/api/metrics/clicks", headers }).then((r) => r.json());
-/** Each click is committed before its 302: reads see it at once. */
-const storedDb = async () => t.database.db;
-const hitsCount = async () => (await (await storedDb()).select().from(clickEvents)).length;
+// Each click is committed before its 302: reads see it at once.
+const hitsCount = async () => (await t.database.db.select().from(clickEvents)).length;
 const pathOf = (url: string) => url.slice(TEST_PUBLIC_URL.length);
 
 describe("tracked links and short links", () => {
@@ -133,7 +132,7 @@ describe("tracked links and short links", () => {
     expect(location.searchParams.get("plan")).toBe("pro");
     const clickId = location.searchParams.get("bclickid");
     expect(clickId).toMatch(/^[\w-]{20,}$/);
-    const [row] = await (await storedDb())
+    const [row] = await t.database.db
       .select()
       .from(clickEvents)
       .where(eq(clickEvents.id, clickId ?? ""));
@@ -182,7 +181,7 @@ describe("tracked links and short links", () => {
     expect(scanner.statusCode).toBe(302);
     expect(await hitsCount()).toBe(events + 3);
     expect(await clicks(b.headers)).toEqual(before);
-    const flagged = await (await storedDb()).select().from(clickEvents).where(eq(clickEvents.bot, true));
+    const flagged = await t.database.db.select().from(clickEvents).where(eq(clickEvents.bot, true));
     expect(flagged.map((r) => r.botReason).sort()).toEqual(
       expect.arrayContaining(["head", "scanner-referrer", "user-agent"]),
     );
@@ -293,10 +292,7 @@ describe("conversions", () => {
     expect(over.json()).toEqual({ message: "metadata must be at most 4096 bytes as UTF-8 JSON" });
     const under = await convert(key, { clickId, type: "signup", metadata: { note: "é".repeat(2000) } });
     expect(under.statusCode).toBe(201);
-    const [row] = await (await storedDb())
-      .select()
-      .from(conversions)
-      .where(eq(conversions.id, under.json().id));
+    const [row] = await t.database.db.select().from(conversions).where(eq(conversions.id, under.json().id));
     expect(row?.metadata).toEqual({ note: "é".repeat(2000) });
   });
 

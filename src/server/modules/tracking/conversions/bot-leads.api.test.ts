@@ -67,13 +67,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const storedClicks = async (ids?: string[]) => {
+const storedClicks = (ids?: string[]) => {
   const query = t.database.db.select().from(clickEvents);
   return ids ? query.where(inArray(clickEvents.id, ids)) : query;
 };
-const leadsOf = async (clickId: string) => {
-  return t.database.db.select().from(conversions).where(eq(conversions.clickId, clickId));
-};
+const leadsOf = (clickId: string) =>
+  t.database.db.select().from(conversions).where(eq(conversions.clickId, clickId));
 const pixel = (clickId: string, type = "signup") =>
   t.app.inject({
     url: `/api/marketing/conversion/${clickId}?type=${type}&org=${advertiser.organizationId}`,

@@ -16,9 +16,8 @@ const pixelPath = (clickId: string, type = "signup") =>
   `/api/marketing/conversion/${clickId}?type=${type}&org=${partner.organizationId}`;
 const pixelFrom = (client: string, clickId: string, type = "signup") =>
   t.app.inject({ url: pixelPath(clickId, type), remoteAddress: client });
-const leadsOf = async (clickId: string) => {
-  return t.database.db.select().from(conversions).where(eq(conversions.clickId, clickId));
-};
+const leadsOf = (clickId: string) =>
+  t.database.db.select().from(conversions).where(eq(conversions.clickId, clickId));
 
 beforeAll(async () => {
   t = await createTestApp({ env: { PIXEL_RATE_LIMIT_PER_IP: String(LIMIT) } });

@@ -12,6 +12,9 @@ import { shortenTrackedLink } from "./short-links.service";
 const INVALID_LINK = "This tracked link is not valid";
 const NOT_A_TRACKED_LINK = "longUrl must be a tracked link of this platform";
 
+/** Every hit is stored as a click event: two request log lines each would double the work. */
+const followed = { config: { access: "public", securityHeaders: "minimal" }, logLevel: "warn" } as const;
+
 export async function redirectRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -40,9 +43,7 @@ export async function redirectRoutes(app: FastifyInstance) {
   r.get(
     "/api/marketing/redirect",
     {
-      config: { access: "public", securityHeaders: "minimal" },
-      // Every hit is stored as a click event: two request log lines each would double the work.
-      logLevel: "warn",
+      ...followed,
       schema: {
         tags: [API_TAGS.conversions],
         summary: "Follow a tracked link",
@@ -65,9 +66,7 @@ export async function redirectRoutes(app: FastifyInstance) {
   r.get(
     "/s/:code",
     {
-      config: { access: "public", securityHeaders: "minimal" },
-      // Every hit is stored as a click event: two request log lines each would double the work.
-      logLevel: "warn",
+      ...followed,
       schema: {
         tags: [API_TAGS.conversions],
         summary: "Follow a short link",
