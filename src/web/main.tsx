@@ -2,6 +2,7 @@ import "./index.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router/dom";
+import { takeNotice } from "@/app/notice";
 import { AppProviders } from "@/app/providers";
 import { createAppRouter } from "@/app/router";
 
@@ -11,7 +12,8 @@ const router = createAppRouter();
 
 createRoot(container).render(
   <StrictMode>
-    <AppProviders>
+    {/* A notice the sign-in page left for the app ("Login successful"), shown once. */}
+    <AppProviders notice={takeNotice()}>
       <RouterProvider router={router} />
     </AppProviders>
   </StrictMode>,

@@ -1,5 +1,3 @@
-import { generatePath } from "react-router";
-
 /** Every URL of the SPA, once (SPEC §2). Dashboard paths are absolute so links and routes share them. */
 export const paths = {
   auth: "/auth",
@@ -17,8 +15,9 @@ export const paths = {
   settings: "/dashboard/settings",
 } as const;
 
+/** Built by hand, not with the router's generatePath: the sign-in page loads this file without the router. */
 export function toolDetailPath(id: string): string {
-  return generatePath(paths.toolDetail, { id });
+  return paths.toolDetail.replace(":id", encodeURIComponent(id));
 }
 
 /** SPEC §2: reachable without a session; the current-user query stays off on them. */

@@ -1,16 +1,28 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
+import { toast } from "sonner";
+import type { Notice } from "@/app/notice";
 import { Toaster } from "@/components/ui/sonner";
 import { queryClient } from "@/lib/query-client";
 
-/** SPEC §9: notices sit bottom-right and go after 3 s; variants default, success and error. */
-const TOAST_DURATION_MS = 3000;
+const shown = new WeakSet<Notice>();
 
-export function AppProviders({ children }: { children: ReactNode }) {
+/** After the toaster in the tree, so its effect runs once the toaster listens; shown once. */
+function InitialNotice({ notice }: { notice: Notice }) {
+  useEffect(() => {
+    if (shown.has(notice)) return;
+    shown.add(notice);
+    toast[notice.kind](notice.message);
+  }, [notice]);
+  return null;
+}
+
+export function AppProviders({ children, notice }: { children: ReactNode; notice?: Notice }) {
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      <Toaster position="bottom-right" duration={TOAST_DURATION_MS} richColors closeButton />
+      <Toaster />
+      {notice ? <InitialNotice notice={notice} /> : null}
     </QueryClientProvider>
   );
 }

@@ -1,5 +1,5 @@
 import { ExternalLink } from "lucide-react";
-import { Button } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 
 /** Stored websites may be bare domains (`acme.com`); a link needs the scheme. */
@@ -18,10 +18,15 @@ type ExternalLinkButtonProps = {
 export function ExternalLinkButton({ url, name, className }: ExternalLinkButtonProps) {
   const label = `Visit ${name}`;
   return (
-    <Button asChild variant="ghost" size="icon" className={cn("size-8", className)}>
-      <a href={externalHref(url)} target="_blank" rel="noopener noreferrer" aria-label={label} title={label}>
-        <ExternalLink />
-      </a>
-    </Button>
+    <a
+      href={externalHref(url)}
+      target="_blank"
+      rel="noopener noreferrer"
+      aria-label={label}
+      title={label}
+      className={cn(buttonVariants({ variant: "ghost", size: "icon" }), "size-8", className)}
+    >
+      <ExternalLink />
+    </a>
   );
 }

@@ -1,5 +1,5 @@
 import type { ErrorBody } from "@shared/http";
-import { clearSession, getToken } from "@/lib/session";
+import { clearSession, getToken } from "@/lib/token-store";
 
 /** A non-OK answer from the API: `message` is the server's text, else the SPEC §8 default. */
 export class ApiError extends Error {

@@ -6,42 +6,14 @@ import { toast } from "sonner";
 import { isPublicPath, paths } from "@/app/paths";
 import { ApiError, apiRequest, errorMessage } from "@/lib/api-client";
 import { queryClient } from "@/lib/query-client";
+import { clearSession, getToken, onSessionCleared, setToken, subscribeToToken } from "@/lib/token-store";
 
-/** SPEC §3: the session token lives in localStorage under `token`. */
-const TOKEN_KEY = "token";
 export const CURRENT_USER_KEY = ["/api/me"] as const;
 
-const tokenListeners = new Set<() => void>();
+// The cache belongs to the signed-in user: whoever clears the session clears it too.
+onSessionCleared(() => queryClient.clear());
 
-function notifyTokenListeners() {
-  for (const listener of tokenListeners) listener();
-}
-
-export function getToken(): string | null {
-  return localStorage.getItem(TOKEN_KEY);
-}
-
-export function setToken(token: string) {
-  localStorage.setItem(TOKEN_KEY, token);
-  notifyTokenListeners();
-}
-
-/** SPEC §4: sign-in, sign-out and a dead token all start from empty storage and an empty cache. */
-export function clearSession() {
-  localStorage.clear();
-  queryClient.clear();
-  notifyTokenListeners();
-}
-
-function subscribeToToken(listener: () => void) {
-  tokenListeners.add(listener);
-  // Another tab signing out clears the shared storage; follow it here too.
-  window.addEventListener("storage", listener);
-  return () => {
-    tokenListeners.delete(listener);
-    window.removeEventListener("storage", listener);
-  };
-}
+export { clearSession, getToken, setToken };
 
 /** The stored token, re-rendering when it is set or cleared (so guards react to a dead session). */
 function useToken(): string | null {

@@ -1,5 +1,4 @@
 import { cva, type VariantProps } from "class-variance-authority";
-import { Slot } from "radix-ui";
 import type { ComponentProps } from "react";
 import { cn } from "@/lib/utils";
 
@@ -27,15 +26,16 @@ const buttonVariants = cva(
   },
 );
 
+/** A link that looks like a button takes `buttonVariants()` as its class instead (no Radix Slot). */
 function Button({
   className,
   variant,
   size,
-  asChild = false,
   ...props
-}: ComponentProps<"button"> & VariantProps<typeof buttonVariants> & { asChild?: boolean }) {
-  const Comp = asChild ? Slot.Root : "button";
-  return <Comp data-slot="button" className={cn(buttonVariants({ variant, size, className }))} {...props} />;
+}: ComponentProps<"button"> & VariantProps<typeof buttonVariants>) {
+  return (
+    <button data-slot="button" className={cn(buttonVariants({ variant, size, className }))} {...props} />
+  );
 }
 
 export { Button, buttonVariants };

@@ -1,8 +1,7 @@
 import { type ComponentProps, type ReactNode, useId } from "react";
 import { type Control, type FieldPath, type FieldValues, useController } from "react-hook-form";
-import { FormMessage } from "@/components/ui/form-message";
+import { FieldFrame } from "@/components/ui/field-frame";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 
 type FormFieldProps<TValues extends FieldValues, TOutput> = Omit<
   ComponentProps<typeof Input>,
@@ -39,34 +38,6 @@ export function useBoundField<TValues extends FieldValues, TOutput>(
       value: field.value ?? "",
     },
   };
-}
-
-/** Label row, the control, and the zod message underneath. */
-export function FieldFrame({
-  id,
-  messageId,
-  error,
-  label,
-  labelAction,
-  children,
-}: {
-  id: string;
-  messageId: string;
-  error: string | undefined;
-  label: string;
-  labelAction?: ReactNode;
-  children: ReactNode;
-}) {
-  return (
-    <div data-slot="form-field" className="grid gap-2">
-      <div className="flex items-center justify-between gap-2">
-        <Label htmlFor={id}>{label}</Label>
-        {labelAction}
-      </div>
-      {children}
-      <FormMessage id={messageId}>{error}</FormMessage>
-    </div>
-  );
 }
 
 /** A labelled text input bound to react-hook-form, with its zod message underneath. */

@@ -1,6 +1,7 @@
 import type { ComponentProps, ReactNode } from "react";
 import type { Control, FieldPath, FieldValues } from "react-hook-form";
-import { FieldFrame, useBoundField } from "@/components/ui/form-field";
+import { FieldFrame } from "@/components/ui/field-frame";
+import { useBoundField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
 
 type FormTextareaProps<TValues extends FieldValues, TOutput> = Omit<

@@ -1,11 +1,20 @@
 import type { CSSProperties } from "react";
 import { Toaster as Sonner, type ToasterProps } from "sonner";
 
+export { toast } from "sonner";
+
+/** SPEC §9: notices sit bottom-right and go after 3 s; variants default, success and error. */
+const TOAST_DURATION_MS = 3000;
+
 /** shadcn's sonner wrapper without next-themes: the app has one (light) theme. */
 export function Toaster(props: ToasterProps) {
   return (
     <Sonner
       theme="light"
+      position="bottom-right"
+      duration={TOAST_DURATION_MS}
+      richColors
+      closeButton
       className="toaster group"
       style={
         {

@@ -1,9 +1,6 @@
 import type {
-  AuthRequest,
   ForgotPasswordInput,
-  LoginInput,
   MessageResponse,
-  RegisterInput,
   ResetPasswordInput,
   SessionResponse,
   VerifyEmailInput,
@@ -13,34 +10,6 @@ import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { apiRequest, errorMessage } from "@/lib/api-client";
 import { clearSession, useStartSession } from "@/lib/session";
-
-const AUTH_PATH = "/api/auth";
-
-function postAuth<T>(body: AuthRequest) {
-  return apiRequest<T>(AUTH_PATH, { method: "POST", body });
-}
-
-/** SPEC §4 Login: keep the session, then /dashboard or /setup. */
-export function useLogin() {
-  const startSession = useStartSession();
-  return useMutation({
-    mutationFn: (input: LoginInput) => postAuth<SessionResponse>({ ...input, mode: "login" }),
-    onSuccess: (session) => {
-      toast.success("Login successful");
-      startSession(session);
-    },
-    onError: (error) => toast.error(errorMessage(error, "Failed to login")),
-  });
-}
-
-/** SPEC §4 Register: no session until the e-mail is verified. */
-export function useRegister() {
-  return useMutation({
-    mutationFn: (input: RegisterInput) => postAuth<MessageResponse>({ ...input, mode: "signup" }),
-    onSuccess: () => toast.success("Registration successful"),
-    onError: (error) => toast.error(errorMessage(error, "Failed to register")),
-  });
-}
 
 export function useForgotPassword() {
   return useMutation({

@@ -1,19 +1,26 @@
-import { zodResolver } from "@hookform/resolvers/zod";
-import { loginSchema, registerSchema } from "@shared/auth";
-import { useForm, useWatch } from "react-hook-form";
-import { Link } from "react-router";
+import type { MessageResponse, SessionResponse } from "@shared/auth";
+import { type LoginInput, loginSchema, type RegisterInput, registerSchema } from "@shared/auth-rules";
+import { useState } from "react";
 import { paths } from "@/app/paths";
 import { Button } from "@/components/ui/button";
-import { FormField } from "@/components/ui/form-field";
+import { FieldFrame } from "@/components/ui/field-frame";
+import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
-import { useLogin, useRegister } from "@/features/auth/api";
 import { PasswordChecklist } from "@/features/auth/password-checklist";
-import { clearSession } from "@/lib/session";
+import { useSchemaForm } from "@/features/auth/use-schema-form";
+import { apiRequest, errorMessage } from "@/lib/api-client";
+import { clearSession } from "@/lib/token-store";
 
 export type CredentialsMode = "login" | "register";
 
+/** How the page shows a notice: the app's toaster, or one loaded on first use (auth-main.tsx). */
+export type Notify = (kind: "success" | "error", message: string) => void;
+
 type CredentialsFormProps = {
   mode: CredentialsMode;
+  notify: Notify;
+  /** Login: the session to start (the caller shows the notice and goes home). */
+  onSignedIn?: (session: SessionResponse) => void;
   /** Register only: the account exists; the server's message says what comes next. */
   onRegistered?: (message: string) => void;
   /** From a team invitation's link: the invited address… */
@@ -22,67 +29,84 @@ type CredentialsFormProps = {
   inviteToken?: string;
 };
 
+const AUTH_PATH = "/api/auth";
+
 /** The e-mail + password form of both auth tabs; the mode picks the shared schema and the call. */
 export function CredentialsForm({
   mode,
+  notify,
+  onSignedIn,
   onRegistered,
   defaultEmail = "",
   inviteToken,
 }: CredentialsFormProps) {
   const isLogin = mode === "login";
-  const form = useForm({
-    resolver: zodResolver(isLogin ? loginSchema : registerSchema),
-    defaultValues: { email: defaultEmail, password: "" },
-  });
-  const password = useWatch({ control: form.control, name: "password" });
-  const login = useLogin();
-  const register = useRegister();
-  const busy = login.isPending || register.isPending;
+  const form = useSchemaForm(isLogin ? loginSchema : registerSchema, { email: defaultEmail, password: "" });
+  const [busy, setBusy] = useState(false);
+
+  async function signIn(input: LoginInput) {
+    try {
+      const session = await apiRequest<SessionResponse>(AUTH_PATH, {
+        method: "POST",
+        body: { ...input, mode: "login" },
+      });
+      onSignedIn?.(session);
+    } catch (error) {
+      notify("error", errorMessage(error, "Failed to login"));
+    }
+  }
+
+  async function signUp(input: RegisterInput) {
+    try {
+      const { message } = await apiRequest<MessageResponse>(AUTH_PATH, {
+        method: "POST",
+        body: { ...input, mode: "signup" },
+      });
+      notify("success", "Registration successful");
+      form.reset();
+      onRegistered?.(message);
+    } catch (error) {
+      notify("error", errorMessage(error, "Failed to register"));
+    }
+  }
 
   const onSubmit = form.handleSubmit((values) => {
     // SPEC §4: every sign-in or sign-up starts from empty storage and an empty cache.
     clearSession();
-    if (isLogin) {
-      login.mutate(inviteToken ? { ...values, inviteToken } : values);
-      return;
-    }
-    register.mutate(inviteToken ? { ...values, inviteToken } : values, {
-      onSuccess: ({ message }) => {
-        form.reset();
-        onRegistered?.(message);
-      },
-    });
+    const input = inviteToken ? { ...values, inviteToken } : values;
+    setBusy(true);
+    (isLogin ? signIn(input) : signUp(input)).finally(() => setBusy(false));
   });
 
+  const email = form.field("email");
+  const password = form.field("password");
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label={isLogin ? "Login" : "Register"}>
-      <FormField
-        control={form.control}
-        name="email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        placeholder="you@company.com"
-      />
-      <FormField
-        control={form.control}
-        name="password"
+      <FieldFrame {...email.frame} label="Email">
+        <Input {...email.controlProps} type="email" autoComplete="email" placeholder="you@company.com" />
+      </FieldFrame>
+      <FieldFrame
+        {...password.frame}
         label="Password"
-        type="password"
-        autoComplete={isLogin ? "current-password" : "new-password"}
         labelAction={
           isLogin ? (
-            <Link
-              to={paths.forgotPassword}
+            // A page of the app: from the sign-in page it is a new document either way.
+            <a
+              href={paths.forgotPassword}
               className="text-primary text-sm underline-offset-4 hover:underline"
             >
               Forgot your password?
-            </Link>
+            </a>
           ) : null
         }
       >
-        {isLogin ? null : <PasswordChecklist password={password} />}
-      </FormField>
+        <Input
+          {...password.controlProps}
+          type="password"
+          autoComplete={isLogin ? "current-password" : "new-password"}
+        />
+        {isLogin ? null : <PasswordChecklist password={form.values.password ?? ""} />}
+      </FieldFrame>
       <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
         {busy ? <Spinner /> : null}
         {isLogin ? "Sign in" : "Sign up"}

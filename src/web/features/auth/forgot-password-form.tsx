@@ -5,10 +5,11 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router";
 import { paths } from "@/app/paths";
-import { Button } from "@/components/ui/button";
+import { Button, buttonVariants } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Spinner } from "@/components/ui/spinner";
 import { useForgotPassword } from "@/features/auth/api";
+import { cn } from "@/lib/utils";
 
 const linkClass = "text-center text-primary text-sm underline-offset-4 hover:underline";
 
@@ -32,9 +33,9 @@ export function ForgotPasswordForm() {
             check your spam folder.
           </p>
         </div>
-        <Button asChild className="w-full">
-          <Link to={paths.auth}>Return to login</Link>
-        </Button>
+        <Link to={paths.auth} className={cn(buttonVariants(), "w-full")}>
+          Return to login
+        </Link>
         <Button
           variant="outline"
           className="w-full"

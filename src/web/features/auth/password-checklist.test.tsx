@@ -1,12 +1,9 @@
 import { PASSWORD_RULES } from "@shared/auth";
-import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
 import { CredentialsForm } from "@/features/auth/credentials-form";
 import { PasswordChecklist } from "@/features/auth/password-checklist";
-import { queryClient } from "@/lib/query-client";
 
 function metRules(): Record<string, string | null> {
   const items = within(screen.getByTestId("password-checklist")).getAllByRole("listitem");
@@ -42,13 +39,8 @@ describe("PasswordChecklist", () => {
 describe("register form", () => {
   it("updates the checklist as the user types", async () => {
     const user = userEvent.setup();
-    render(
-      <QueryClientProvider client={queryClient}>
-        <MemoryRouter>
-          <CredentialsForm mode="register" />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    // Standalone, as the sign-in page runs it: no router, no query cache.
+    render(<CredentialsForm mode="register" notify={() => {}} />);
 
     const password = screen.getByLabelText("Password");
     await user.type(password, "a");
@@ -60,13 +52,8 @@ describe("register form", () => {
 
   it("shows the shared schema's messages under the fields", async () => {
     const user = userEvent.setup();
-    render(
-      <QueryClientProvider client={queryClient}>
-        <MemoryRouter>
-          <CredentialsForm mode="register" />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    // Standalone, as the sign-in page runs it: no router, no query cache.
+    render(<CredentialsForm mode="register" notify={() => {}} />);
 
     await user.type(screen.getByLabelText("Email"), "not-an-email");
     await user.type(screen.getByLabelText("Password"), "short");

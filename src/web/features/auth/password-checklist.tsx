@@ -1,4 +1,4 @@
-import { PASSWORD_RULES } from "@shared/auth";
+import { PASSWORD_RULES } from "@shared/auth-rules";
 import { Check, X } from "lucide-react";
 import { cn } from "@/lib/utils";
 

@@ -1,22 +1,22 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { resetPasswordSchema } from "@shared/auth";
+import { newPasswordSchema } from "@shared/auth";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { z } from "zod";
 import { paths } from "@/app/paths";
-import { Button } from "@/components/ui/button";
+import { Button, buttonVariants } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Spinner } from "@/components/ui/spinner";
 import { useResetPassword } from "@/features/auth/api";
+import { cn } from "@/lib/utils";
 
 /** SPEC §9: the redirect to /auth after a successful reset. */
 const REDIRECT_AFTER_RESET_MS = 2000;
 
 /** SPEC §5 Reset: the shared length rule, plus a confirmation that must match. */
-const resetPasswordFormSchema = resetPasswordSchema
-  .pick({ password: true })
-  .extend({ confirmPassword: z.string() })
+const resetPasswordFormSchema = z
+  .object({ password: newPasswordSchema, confirmPassword: z.string() })
   .refine((values) => values.password === values.confirmPassword, {
     error: "Passwords don't match",
     path: ["confirmPassword"],
@@ -44,9 +44,9 @@ export function ResetPasswordForm() {
         <p role="alert" className="text-destructive">
           No reset token found
         </p>
-        <Button asChild variant="outline" className="w-full">
-          <Link to={paths.forgotPassword}>Send a new reset link</Link>
-        </Button>
+        <Link to={paths.forgotPassword} className={cn(buttonVariants({ variant: "outline" }), "w-full")}>
+          Send a new reset link
+        </Link>
       </div>
     );
   }
