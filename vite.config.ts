@@ -32,7 +32,7 @@ export default defineConfig({
           name: "server",
           root,
           environment: "node",
-          include: ["src/server/**/*.test.ts", "src/shared/**/*.test.ts"],
+          include: ["src/server/**/*.test.ts", "src/shared/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: ["src/server/instances/**"],
           globalSetup: ["src/server/test-global-setup.ts"],
           testTimeout: 30_000,

@@ -1,11 +1,21 @@
 // `npm start`: builds the web app and the server when their output is missing or older than
 // the sources, then runs the server in this process.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { nodeVersionProblem } from "./node-version.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+// Before building: on an older Node the build and the server fail with errors that do not say why.
+const { engines } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+const tooOld = nodeVersionProblem(engines.node, process.version);
+if (tooOld) {
+  console.error(tooOld);
+  process.exit(1);
+}
+
 process.chdir(root);
 
 function newestMtime(dir) {

@@ -54,6 +54,15 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ METRICS_PORT: "70000" })).toThrow(/METRICS_PORT/);
   });
 
+  it("reads LOG_FORMAT, pretty or json; unset or empty leaves it to the terminal", () => {
+    expect(loadConfig({}).logFormat).toBeUndefined();
+    expect(loadConfig({ LOG_FORMAT: "" }).logFormat).toBeUndefined();
+    expect(loadConfig({ LOG_FORMAT: "pretty" }).logFormat).toBe("pretty");
+    expect(loadConfig({ LOG_FORMAT: "json" }).logFormat).toBe("json");
+    expect(() => loadConfig({ LOG_FORMAT: "text" })).toThrow(ConfigError);
+    expect(() => loadConfig({ LOG_FORMAT: "text" })).toThrow('LOG_FORMAT: must be "pretty" or "json"');
+  });
+
   it("drains for SHUTDOWN_DRAIN_SECONDS after SIGTERM, 5 by default", () => {
     expect(loadConfig({}).shutdownDrainSeconds).toBe(5);
     expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: "0" }).shutdownDrainSeconds).toBe(0);

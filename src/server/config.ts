@@ -51,6 +51,10 @@ const envSchema = z.object({
   METRICS_HOST: z.string().trim().optional(),
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_FORMAT: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.enum(["pretty", "json"], { message: 'must be "pretty" or "json"' }).optional(),
+  ),
 });
 
 export type Config = Readonly<{
@@ -80,6 +84,8 @@ export type Config = Readonly<{
   /** After SIGTERM, how long /readyz answers 503 while requests are still served. */
   shutdownDrainSeconds: number;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  /** Unset: decided by where the log goes (see prettyLogs). */
+  logFormat: "pretty" | "json" | undefined;
 }>;
 
 export class ConfigError extends Error {}
@@ -118,5 +124,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST || e.HOST },
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
   });
 }

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import { loggerOptions, redactUrl } from "./logger";
+import { loggerOptions, prettyLogs, redactUrl } from "./logger";
 
 describe("request logging", () => {
   it("redacts secrets in query strings", () => {
@@ -35,5 +35,15 @@ describe("request logging", () => {
     expect(logged).not.toContain("secret-reset-token");
     expect(logged).not.toContain("secret-session-token");
     expect(logged).not.toContain("bk_secret_key");
+  });
+
+  it("is pretty at a terminal and JSON elsewhere, unless LOG_FORMAT says", () => {
+    expect(prettyLogs(undefined, true)).toBe(true);
+    expect(prettyLogs(undefined, false)).toBe(false);
+    expect(prettyLogs(undefined, undefined)).toBe(false);
+    expect(prettyLogs("json", true)).toBe(false);
+    expect(prettyLogs("pretty", false)).toBe(true);
+    expect(loggerOptions("info", true)).toHaveProperty("transport.target", "pino-pretty");
+    expect(loggerOptions("info", false)).not.toHaveProperty("transport");
   });
 });

@@ -7,7 +7,7 @@ import { freePort } from "./test-buddy-process";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-async function startServer(dataDir: string, port: number) {
+async function startServer(dataDir: string, port: number, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ["dist/server/main.js"], {
     cwd: root,
     env: {
@@ -17,6 +17,7 @@ async function startServer(dataDir: string, port: number) {
       LOG_LEVEL: "info",
       // Draining for a balancer is lifecycle/readiness.process.test.ts's.
       SHUTDOWN_DRAIN_SECONDS: "0",
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -60,8 +61,18 @@ describe("the server process", () => {
       body: JSON.stringify({ email: "restart@example.com", password: "Sup3r-secret!", mode: "signup" }),
     });
     expect(signup.status).toBe(201);
-    // Without SMTP_URL the mail is printed with its link.
+    // Without SMTP_URL the mail is printed with its link; not at a terminal, as JSON with the
+    // link in a field of its own.
     await expect.poll(() => first.output()).toMatch(/verify-email\?token=[\w-]+/);
+    const mailed = first
+      .output()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line))
+      .find((line) => line.mail?.to === "restart@example.com");
+    expect(mailed.mail.links).toEqual([
+      expect.stringMatching(/^http:\/\/localhost:\d+\/verify-email\?token=[\w-]+$/),
+    ]);
 
     const exited = exitOf(first.child);
     first.child.kill("SIGTERM");
@@ -94,6 +105,23 @@ describe("the server process", () => {
     const exited = exitOf(server.child);
     server.child.kill("SIGTERM");
     expect((await pending).status).toBe(201);
+    expect(await exited).toBe(0);
+  });
+
+  it("writes readable lines with LOG_FORMAT=pretty, a mailed link alone on its line", async () => {
+    const port = await freePort();
+    // pino-pretty runs in a worker that must find it from the bundle, not from the sources.
+    const server = await startServer(dataDir, port, { LOG_FORMAT: "pretty" });
+    expect(server.output()).toMatch(/^\[\d\d:\d\d:\d\d\] .*INFO.*: .*Server listening at/m);
+    expect(server.output()).not.toMatch(/^\{/m);
+    await fetch(`http://127.0.0.1:${port}/api/auth`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "pretty@example.com", password: "Sup3r-secret!", mode: "signup" }),
+    });
+    await expect.poll(() => server.output()).toMatch(/^http:\/\/localhost:\d+\/verify-email\?token=[\w-]+$/m);
+    const exited = exitOf(server.child);
+    server.child.kill("SIGTERM");
     expect(await exited).toBe(0);
   });
 

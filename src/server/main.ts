@@ -9,7 +9,7 @@ import { openDatabase } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { generateToken } from "./lib/tokens";
 import { StartUpAborted } from "./lifecycle/lifecycle";
-import { loggerOptions } from "./logger";
+import { loggerOptions, prettyLogs } from "./logger";
 import { listenForMetrics } from "./observability/metrics-server";
 
 // dist/server/main.js → the project root, where migrations and dist/web live.
@@ -50,8 +50,7 @@ async function main() {
     poolStats: database.poolStats,
     notifications,
     webRoot: path.join(projectRoot, "dist/web"),
-    // Readable lines for a person at a terminal; JSON for log collectors.
-    logger: loggerOptions(config.logLevel, Boolean(process.stdout.isTTY)),
+    logger: loggerOptions(config.logLevel, prettyLogs(config.logFormat, process.stdout.isTTY)),
   });
   app.addHook("onClose", () => notifications.close());
 
