@@ -1,6 +1,8 @@
 import { fileURLToPath } from "node:url";
+import { constants as zlibConstants } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
+import { compression, defineAlgorithm } from "vite-plugin-compression2";
 import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
@@ -12,7 +14,25 @@ const alias = {
 export default defineConfig({
   root: "src/web",
   publicDir: "public",
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    // The server sends these files as they are (plugins/web.ts, preCompressed), so they are made once
+    // here at the highest levels, which would cost too much per request. Text only: images and fonts
+    // are compressed already. Below 256 bytes a response fits in one packet either way; a file whose
+    // compressed form is no smaller gets none.
+    compression({
+      include: /\.(html|js|mjs|css|json|svg|txt|xml|webmanifest|map)$/,
+      threshold: 256,
+      algorithms: [
+        defineAlgorithm("brotliCompress", {
+          params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY },
+        }),
+        defineAlgorithm("gzip", { level: zlibConstants.Z_BEST_COMPRESSION }),
+      ],
+      logLevel: "silent",
+    }),
+  ],
   resolve: { alias },
   build: {
     outDir: `${root}dist/web`,

@@ -46,6 +46,7 @@ import { scriptsRoutes } from "./modules/tracking/scripts/scripts.routes";
 import { createTracker, type Tracker } from "./modules/tracking/tracker";
 import { createMetrics, type Metrics } from "./observability/metrics";
 import { registerAuth } from "./plugins/auth";
+import { registerCompression } from "./plugins/compression";
 import { answerClientError, answerFrameworkError, registerErrorHandling } from "./plugins/errors";
 import { createLoginLimiter, type LoginLimiter } from "./plugins/login-limiter";
 import { registerOpenApi } from "./plugins/openapi";
@@ -256,6 +257,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSecurityHeaders(app);
   registerStartGate(app, lifecycle);
   registerAuth(app);
+  // Before the routes, OpenAPI's own included: it attaches its hooks to each route as it is added.
+  await registerCompression(app);
   // Before the routes: the OpenAPI document is collected as they are added.
   await registerOpenApi(app);
 

@@ -6,9 +6,28 @@ import type { FastifyInstance } from "fastify";
 /** Server paths that are no page: the metrics live on METRICS_PORT only, never on this port. */
 const NOT_PAGES = new Set(["/metrics"]);
 
+/** Vite's output names: `/assets/name-HASH.ext`, the hash changing with the content. */
+const HASHED_ASSET = /^\/assets\/[^/]+-[\w-]{8,}\.\w+$/;
+
 /**
- * Serves the built SPA from one public route: hashed assets cached for a year, index.html never
- * cached, and index.html for any other GET outside /api so client routes load on refresh.
+ * `immutable` spares the revalidation a reload would make: the URL names one content for good.
+ * Other files keep their name across releases (favicon.svg): an hour, then revalidated by ETag.
+ */
+export const CACHE_CONTROL = {
+  hashed: "public, max-age=31536000, immutable",
+  page: "no-cache",
+  other: "public, max-age=3600",
+} as const;
+
+/**
+ * Serves the built SPA from one public route: hashed assets cached for good, index.html always
+ * revalidated (it names the current assets), and index.html for any other GET outside /api so
+ * client routes load on refresh.
+ *
+ * The build writes a Brotli and a gzip copy beside each text file (vite.config.ts), at levels too
+ * slow for each request; `preCompressed` sends the one the client accepts (br, then gzip), the file
+ * itself otherwise, always with `Vary: Accept-Encoding`. So the route opts out of on-the-fly
+ * compression: what was not compressed at build time did not gain from it.
  */
 export async function registerWeb(app: FastifyInstance, webRoot: string) {
   const indexFile = path.join(webRoot, "index.html");
@@ -17,12 +36,13 @@ export async function registerWeb(app: FastifyInstance, webRoot: string) {
     return;
   }
   // serve:false: only reply.sendFile, which confines paths to webRoot (no traversal).
-  await app.register(fastifyStatic, { root: webRoot, serve: false, index: false });
+  await app.register(fastifyStatic, { root: webRoot, serve: false, index: false, preCompressed: true });
 
   app.route({
     method: ["GET", "HEAD"],
     url: "/*",
     config: { access: "public" },
+    compress: false,
     handler: async (request, reply) => {
       const pathname = decodeURIComponent((request.url.split("?")[0] ?? "/").replace(/\/+$/, "")) || "/";
       if (pathname === "/api" || pathname.startsWith("/api/") || NOT_PAGES.has(pathname)) {
@@ -33,15 +53,13 @@ export async function registerWeb(app: FastifyInstance, webRoot: string) {
         if (!file.startsWith(webRoot + path.sep) || !existsSync(file)) {
           return reply.code(404).send({ message: "Not found" });
         }
-        // Hashed file names change with their content, so they can be cached for good.
-        const immutable = pathname.startsWith("/assets/");
-        return reply.sendFile(pathname.slice(1), {
-          maxAge: immutable ? 31_536_000_000 : 0,
-          immutable,
-          cacheControl: true,
-        });
+        reply.header(
+          "Cache-Control",
+          HASHED_ASSET.test(pathname) ? CACHE_CONTROL.hashed : CACHE_CONTROL.other,
+        );
+        return reply.sendFile(pathname.slice(1), { cacheControl: false });
       }
-      reply.header("Cache-Control", "no-cache");
+      reply.header("Cache-Control", CACHE_CONTROL.page);
       return reply.sendFile("index.html", { cacheControl: false });
     },
   });

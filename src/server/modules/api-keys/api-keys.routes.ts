@@ -23,6 +23,8 @@ export async function apiKeysRoutes(app: FastifyInstance) {
     "/api/api-keys",
     {
       config: admin,
+      // It answers the new key in full: never compressed (plugins/compression.ts, BREACH).
+      compress: false,
       schema: { body: createApiKeySchema, response: { 201: createdApiKeySchema, ...errors } },
     },
     async (request, reply) => {

@@ -35,6 +35,8 @@ export async function authRoutes(app: FastifyInstance) {
     "/api/auth",
     {
       config: { access: "public" },
+      // It answers a session token: never compressed (plugins/compression.ts, BREACH).
+      compress: false,
       schema: {
         body: authRequestSchema,
         response: { 200: sessionResponseSchema, 201: messageResponseSchema, ...errors },
@@ -59,6 +61,8 @@ export async function authRoutes(app: FastifyInstance) {
     "/api/verify-email",
     {
       config: { access: "public" },
+      // It answers a session token: never compressed (plugins/compression.ts, BREACH).
+      compress: false,
       schema: { body: verifyEmailSchema, response: { 200: sessionResponseSchema, ...errors } },
     },
     async (request) => {

@@ -55,6 +55,8 @@ export async function conversionsRoutes(app: FastifyInstance) {
       config: { access: "public", securityHeaders: "minimal" },
       // Every pixel hit is stored or answered from memory; request log lines would double the work.
       logLevel: "warn",
+      // A GIF is compressed already: the compression plugin's hooks are not attached at all.
+      compress: false,
       schema: {
         tags: [API_TAGS.conversions],
         summary: "Conversion pixel (browser, no key)",

@@ -12,8 +12,15 @@ import { shortenTrackedLink } from "./short-links.service";
 const INVALID_LINK = "This tracked link is not valid";
 const NOT_A_TRACKED_LINK = "longUrl must be a tracked link of this platform";
 
-/** Every hit is stored as a click event: two request log lines each would double the work. */
-const followed = { config: { access: "public", securityHeaders: "minimal" }, logLevel: "warn" } as const;
+/**
+ * Every hit is stored as a click event: two request log lines each would double the work. A 302
+ * has no body to compress, so the compression plugin's hooks are not attached at all.
+ */
+const followed = {
+  config: { access: "public", securityHeaders: "minimal" },
+  logLevel: "warn",
+  compress: false,
+} as const;
 
 export async function redirectRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
