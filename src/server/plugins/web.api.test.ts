@@ -30,6 +30,7 @@ let mainJs: string;
 let tinyJs: string;
 let css: string;
 
+const SIGN_IN_PAGE = `<!doctype html>\n<html lang="en"><head><title>Buddy</title></head><body><div id="root"></div></body></html>\n`;
 const WORDS = Array.from({ length: 600 }, (_, i) => `partner-${i % 37}-ecosystem-${i}`);
 
 beforeAll(async () => {
@@ -75,6 +76,8 @@ beforeAll(async () => {
   mainJs = `assets/${entry?.[1]}`;
   tinyJs = `assets/${assets.find((file) => file.startsWith("tiny-") && file.endsWith(".js"))}`;
   css = `assets/${assets.find((file) => file.endsWith(".css"))}`;
+  // The sign-in page's own entry, as `vite build --config vite.auth.config.ts` adds it.
+  writeFileSync(path.join(webRoot, "auth.html"), SIGN_IN_PAGE);
   t = await createTestApp({ webRoot });
 }, 120_000);
 
@@ -168,7 +171,7 @@ describe("the web app's files", () => {
 
   it("sends index.html, compressed and never cached unrevalidated, for / and every client route", async () => {
     const page = file("index.html");
-    for (const url of ["/", "/index.html", "/dashboard", "/auth", "/dashboard/relationships?tab=all"]) {
+    for (const url of ["/", "/index.html", "/dashboard", "/authx", "/dashboard/relationships?tab=all"]) {
       for (const [acceptEncoding, expected] of [
         ["gzip, deflate, br", "br"],
         ["gzip", "gzip"],
@@ -185,6 +188,17 @@ describe("the web app's files", () => {
         expect(response.headers["x-frame-options"], label).toBe("SAMEORIGIN");
         expect(decoded(response).equals(page), label).toBe(true);
       }
+    }
+  });
+
+  it("sends the sign-in page's own entry for /auth, never cached unrevalidated", async () => {
+    for (const url of ["/auth", "/auth/", "/auth?tab=register&invite=x", "/auth.html"]) {
+      const response = await get(url, "gzip, br");
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers["content-type"], url).toBe("text/html; charset=utf-8");
+      expect(response.headers["cache-control"], url).toBe(CACHE_CONTROL.page);
+      expect(response.headers["content-security-policy"], url).toContain("script-src 'self'");
+      expect(decoded(response).toString(), url).toBe(SIGN_IN_PAGE);
     }
   });
 

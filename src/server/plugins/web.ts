@@ -6,6 +6,9 @@ import type { FastifyInstance } from "fastify";
 /** Server paths that are no page: the metrics live on METRICS_PORT only, never on this port. */
 const NOT_PAGES = new Set(["/metrics"]);
 
+/** Pages built with an entry of their own (vite.auth.config.ts); every other page is index.html. */
+const OWN_PAGES: Readonly<Record<string, string>> = { "/auth": "auth.html" };
+
 /** Vite's output names: `/assets/name-HASH.ext`, the hash changing with the content. */
 const HASHED_ASSET = /^\/assets\/[^/]+-[\w-]{8,}\.\w+$/;
 
@@ -35,6 +38,7 @@ export async function registerWeb(app: FastifyInstance, webRoot: string) {
     app.log.warn({ webRoot }, "web app not built: serving the API only");
     return;
   }
+  const pages = new Set(Object.values(OWN_PAGES).filter((page) => existsSync(path.join(webRoot, page))));
   // serve:false: only reply.sendFile, which confines paths to webRoot (no traversal).
   await app.register(fastifyStatic, { root: webRoot, serve: false, index: false, preCompressed: true });
 
@@ -48,7 +52,7 @@ export async function registerWeb(app: FastifyInstance, webRoot: string) {
       if (pathname === "/api" || pathname.startsWith("/api/") || NOT_PAGES.has(pathname)) {
         return reply.code(404).send({ message: `Route ${request.method} ${pathname} not found` });
       }
-      if (path.extname(pathname) && pathname !== "/index.html") {
+      if (path.extname(pathname) && !pathname.endsWith(".html")) {
         const file = path.join(webRoot, path.normalize(pathname));
         if (!file.startsWith(webRoot + path.sep) || !existsSync(file)) {
           return reply.code(404).send({ message: "Not found" });
@@ -59,8 +63,11 @@ export async function registerWeb(app: FastifyInstance, webRoot: string) {
         );
         return reply.sendFile(pathname.slice(1), { cacheControl: false });
       }
+      // A page names the current assets: always revalidated.
       reply.header("Cache-Control", CACHE_CONTROL.page);
-      return reply.sendFile("index.html", { cacheControl: false });
+      const own = OWN_PAGES[pathname] ?? pathname.slice(1);
+      const page = pages.has(own) ? own : "index.html";
+      return reply.sendFile(page, { cacheControl: false });
     },
   });
 }
