@@ -1,12 +1,11 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { AuthLayout } from "@/components/layout/auth-layout";
 import { BrandMark } from "@/components/layout/brand-logo";
 import { AUTH_PAGE_DESCRIPTION, AUTH_PAGE_TITLE } from "@/features/auth/auth-page";
+import authHtml from "../auth.html?raw";
+import indexHtml from "../index.html?raw";
 
-const page = (name: string) => readFileSync(path.join(import.meta.dirname, "..", name), "utf8");
 const root = (html: string) => html.match(/<div id="root">(.*)<\/div>\n/)?.[1] ?? "";
 
 /** The HTML pages paint a static shell before their script runs: it must look like what replaces it. */
@@ -17,11 +16,11 @@ describe("static shells", () => {
         {null}
       </AuthLayout>,
     );
-    expect(root(page("auth.html"))).toBe(card);
+    expect(root(authHtml)).toBe(card);
   });
 
   it("index.html draws the card frame and the logo, announced as loading", () => {
-    const shell = root(page("index.html"));
+    const shell = root(indexHtml);
     expect(shell).toContain(renderToStaticMarkup(<BrandMark className="size-11" />));
     const card = renderToStaticMarkup(<AuthLayout title="">{null}</AuthLayout>).match(
       /<div data-slot="card" class="([^"]+)"/,
