@@ -72,7 +72,5 @@ export const metadataQuerySchema = z.object({ domain: websiteSchema });
 export const metadataResponseSchema = z.object({ siteName: z.string(), description: z.string() });
 export type SiteMetadata = z.infer<typeof metadataResponseSchema>;
 
-/** The logo path is derived from the website (SPEC §2): /api/logos/{domain}.jpg. */
-export function logoPath(domain: string, version?: number | string): string {
-  return `/api/logos/${encodeURIComponent(domain)}.jpg${version ? `?v=${version}` : ""}`;
-}
+// Kept apart from the schemas above: the web shows logos on screens that load no zod.
+export { logoPath } from "./logo-path";

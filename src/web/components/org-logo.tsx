@@ -1,4 +1,4 @@
-import { logoPath } from "@shared/organizations";
+import { logoPath } from "@shared/logo-path";
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { Building2 } from "lucide-react";
 import { useState } from "react";
