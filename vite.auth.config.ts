@@ -9,14 +9,16 @@ const root = fileURLToPath(new URL(".", import.meta.url));
  * one build it would share chunks with the app, and a shared chunk holds everything any page uses
  * of a module: the page would load zod's full core for its three fields.
  */
-export default mergeConfig(
-  { ...app, test: undefined },
-  defineConfig({
-    build: {
-      emptyOutDir: false,
-      // Its one lazy piece is the toaster, loaded on the first notice: no preload machinery needed.
-      modulePreload: false,
-      rolldownOptions: { input: { auth: `${root}src/web/auth.html` } },
+export default defineConfig((env) =>
+  mergeConfig(
+    { ...app(env), test: undefined },
+    {
+      build: {
+        emptyOutDir: false,
+        // Its one lazy piece is the toaster, loaded on the first notice: no preload machinery needed.
+        modulePreload: false,
+        rolldownOptions: { input: { auth: `${root}src/web/auth.html` } },
+      },
     },
-  }),
+  ),
 );

@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { createOnboardedAccount } from "./accounts";
+import { expect, test } from "./fixtures";
 import { signIn, toast } from "./ui";
 
 test("an API key is created, shown once with Copy, listed masked, works on the Ads API and stops at once when revoked", async ({

@@ -1,10 +1,13 @@
-import { expect, test } from "@playwright/test";
 import { createVerifiedAccount, PASSWORD } from "./accounts";
+import { expect, test } from "./fixtures";
 import { mailCount, uniqueEmail, waitForLink } from "./mailbox";
 
 test("register with the live checklist, verify from the mail and land on /setup signed in", async ({
   page,
+  consoleErrors,
 }) => {
+  // The mailed link, followed a second time, is refused.
+  consoleErrors.allowFailedRequest(400, "/api/verify-email");
   const email = uniqueEmail("register");
   await page.goto("/auth?tab=register");
   await expect(page.getByText("Welcome to Buddy")).toBeVisible();
@@ -53,7 +56,8 @@ test("register with the live checklist, verify from the mail and land on /setup 
   await expect(page).toHaveURL(/\/auth/);
 });
 
-test("an unverified account cannot sign in", async ({ page, request }) => {
+test("an unverified account cannot sign in", async ({ page, request, consoleErrors }) => {
+  consoleErrors.allowFailedRequest(403, "/api/auth");
   const email = uniqueEmail("unverified");
   await request.post("/api/auth", { data: { email, password: PASSWORD, mode: "signup" } });
   await page.goto("/auth");
@@ -64,7 +68,12 @@ test("an unverified account cannot sign in", async ({ page, request }) => {
   await expect(page).toHaveURL(/\/auth/);
 });
 
-test("sign in, sign out, and a wrong password shows the server message", async ({ page, request }) => {
+test("sign in, sign out, and a wrong password shows the server message", async ({
+  page,
+  request,
+  consoleErrors,
+}) => {
+  consoleErrors.allowFailedRequest(401, "/api/auth");
   const account = await createVerifiedAccount(request, "login");
   await page.goto("/auth");
   await page.getByLabel("Email").fill(account.email);

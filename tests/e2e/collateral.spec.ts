@@ -1,7 +1,8 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { createOnboardedAccount } from "./accounts";
 import { createCollateral } from "./collateral-api";
 import { fixtureUrl, localhostDomain } from "./fixture-site";
+import { expect, test } from "./fixtures";
 import { addRelationship } from "./relationships-api";
 import { signIn, toast } from "./ui";
 

@@ -1,5 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { createVerifiedAccount } from "./accounts";
+import { expect, test } from "./fixtures";
 
 async function storeToken(page: Page, token: string) {
   await page.goto("/auth");
@@ -26,7 +27,8 @@ test("unknown paths fall back to /dashboard (and then to /auth without a session
   await expect(page).toHaveURL(/\/setup$/);
 });
 
-test("a token with no user is cleared and the user sent to /auth", async ({ page }) => {
+test("a token with no user is cleared and the user sent to /auth", async ({ page, consoleErrors }) => {
+  consoleErrors.allowFailedRequest(401, "/api/me");
   await storeToken(page, "not-a-real-token");
   await page.goto("/dashboard");
   await expect(page).toHaveURL(/\/auth$/);
@@ -46,7 +48,8 @@ test("a signed-in user who has not finished onboarding is sent to /setup and kep
   await expect(page).toHaveURL(/\/setup$/);
 });
 
-test("the current-user query does not run on the public routes", async ({ page, request }) => {
+test("the current-user query does not run on the public routes", async ({ page, request, consoleErrors }) => {
+  consoleErrors.allowFailedRequest(400, "/api/verify-email");
   const account = await createVerifiedAccount(request, "public-routes");
   const meCalls: string[] = [];
   page.on("request", (req) => {

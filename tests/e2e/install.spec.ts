@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { createOnboardedAccount } from "./accounts";
+import { expect, test } from "./fixtures";
 import { signIn } from "./ui";
 
 test("Settings → Install shows both scripts for this organization, served from PUBLIC_URL, with Copy Script", async ({

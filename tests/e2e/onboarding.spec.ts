@@ -1,6 +1,7 @@
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { createOnboardedAccount, createVerifiedAccount } from "./accounts";
 import { FIXTURE_SITE, fixtureHost } from "./fixture-site";
+import { expect, test } from "./fixtures";
 import { mailCount, waitForLink } from "./mailbox";
 import { chooseOption, signIn, toast, uniqueDomain, uniqueName } from "./ui";
 

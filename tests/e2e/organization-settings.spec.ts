@@ -1,6 +1,7 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { createOnboardedAccount } from "./accounts";
+import { expect, test } from "./fixtures";
 import { signIn, toast, uniqueName } from "./ui";
 
 const profileForm = (page: Page) => page.getByRole("form", { name: "Organization Profile" });

@@ -1,5 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { createOnboardedAccount } from "./accounts";
+import { expect, test } from "./fixtures";
 import { mailCount, uniqueEmail, waitForLink } from "./mailbox";
 import { addRelationship, relationshipsOf, searchOrganizations } from "./relationships-api";
 import { signIn, toast, uniqueDomain, uniqueName } from "./ui";
@@ -111,7 +112,8 @@ test("a Buddy's page shows its profile, and Invite mails the contact a link to r
   expect(new URL(link).searchParams.get("email")).toBe(contact);
 });
 
-test("an unknown Buddy id says 'Tool not found'", async ({ page, request }) => {
+test("an unknown Buddy id says 'Tool not found'", async ({ page, request, consoleErrors }) => {
+  consoleErrors.allowFailedRequest(404, "/api/relationships/00000000-0000-0000-0000-000000000000");
   const account = await createOnboardedAccount(request, "tool-missing");
   await signIn(page, account.token);
   await page.goto("/dashboard/tools/00000000-0000-0000-0000-000000000000");

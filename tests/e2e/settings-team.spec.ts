@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { createOnboardedAccount, createVerifiedAccount, PASSWORD } from "./accounts";
+import { expect, test } from "./fixtures";
 import { mailCount, uniqueEmail, waitForLink } from "./mailbox";
 import { signIn, toast } from "./ui";
 
@@ -9,7 +9,11 @@ test("an admin invites a colleague, who registers through the mailed link and jo
   page,
   browser,
   request,
+  consoleErrors,
 }) => {
+  // Inviting the same address twice, and the removed colleague's revoked session.
+  consoleErrors.allowFailedRequest(409, "/api/team-members/invite");
+  consoleErrors.allowFailedRequest(401, "/api/me");
   const admin = await createOnboardedAccount(request, "teamadmin");
   await signIn(page, admin.token);
   await page.goto("/dashboard/settings?tab=team");

@@ -1,5 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { createOnboardedAccount } from "./accounts";
+import { expect, test } from "./fixtures";
 
 const NAV = [
   ["Overview", "/dashboard"],
@@ -16,7 +17,13 @@ async function signIn(page: Page, token: string) {
   await page.evaluate((value) => localStorage.setItem("token", value), token);
 }
 
-test("the shell renders every dashboard route with the seven sidebar entries", async ({ page, request }) => {
+test("the shell renders every dashboard route with the seven sidebar entries", async ({
+  page,
+  request,
+  consoleErrors,
+}) => {
+  // A tool page with an id no relationship has.
+  consoleErrors.allowFailedRequest(404, "/api/relationships/some-id");
   const account = await createOnboardedAccount(request, "shell");
   await signIn(page, account.token);
   for (const path of [...NAV.map(([, href]) => href), "/dashboard/tools/some-id"]) {

@@ -1,5 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { createOnboardedAccount } from "./accounts";
+import { expect, test } from "./fixtures";
 import { relationshipsOf } from "./relationships-api";
 import { signIn, toast, uniqueName } from "./ui";
 

@@ -1,7 +1,7 @@
-import { expect, test } from "@playwright/test";
 import { createOnboardedAccount } from "./accounts";
 import { createCollateral, metricsOf } from "./collateral-api";
 import { fixtureUrl, localhostDomain } from "./fixture-site";
+import { expect, test } from "./fixtures";
 import { addRelationship } from "./relationships-api";
 import { signIn, toast, uniqueName } from "./ui";
 
