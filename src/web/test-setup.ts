@@ -1,7 +1,11 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 import { queryClient } from "@/lib/query-client";
+
+// The first screen of a file also loads its lazy chunks through Vite's transform: on a slow or busy
+// machine that alone outlasts findBy's default second.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();

@@ -1,17 +1,25 @@
-import { type ReactNode, useState } from "react";
-import { BrandLogo } from "@/components/layout/brand-logo";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 import { DashboardHeader } from "@/components/layout/dashboard-header";
 import { SidebarNav } from "@/components/layout/sidebar-nav";
 import { UnverifiedDomainBanner } from "@/components/layout/unverified-domain-banner";
-import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
+
+// The drawer (Radix Dialog and its scroll lock) loads the first time it opens, not with the page.
+const MobileNavigation = lazy(() =>
+  import("@/components/layout/mobile-navigation").then((module) => ({ default: module.MobileNavigation })),
+);
 
 /** SPEC §2 Dashboard shell: header, a sidebar always shown from `md` up, a drawer below it. */
 export function DashboardShell({ children }: { children: ReactNode }) {
   const [navOpen, setNavOpen] = useState(false);
+  const [navLoaded, setNavLoaded] = useState(false);
+  const openNav = () => {
+    setNavLoaded(true);
+    setNavOpen(true);
+  };
 
   return (
     <div className="min-h-svh bg-muted/30">
-      <DashboardHeader navOpen={navOpen} onOpenNav={() => setNavOpen(true)} />
+      <DashboardHeader navOpen={navOpen} onOpenNav={openNav} />
       <div className="flex">
         <aside
           data-testid="sidebar"
@@ -24,17 +32,11 @@ export function DashboardShell({ children }: { children: ReactNode }) {
           {children}
         </main>
       </div>
-      <Sheet open={navOpen} onOpenChange={setNavOpen}>
-        <SheetContent id="mobile-navigation" closeLabel="Close navigation" className="md:hidden">
-          <div className="border-b px-4 py-4">
-            <SheetTitle>
-              <BrandLogo />
-            </SheetTitle>
-            <SheetDescription className="sr-only">Dashboard navigation</SheetDescription>
-          </div>
-          <SidebarNav onNavigate={() => setNavOpen(false)} />
-        </SheetContent>
-      </Sheet>
+      {navLoaded ? (
+        <Suspense fallback={null}>
+          <MobileNavigation open={navOpen} onOpenChange={setNavOpen} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
