@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config";
 import { type ChangeNotifications, createUnlistenedNotifications } from "./db/change-notifications";
@@ -20,6 +20,7 @@ import { createApiKeyAuthenticator } from "./modules/api-keys/api-key-authentica
 import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { passwordResetComposer } from "./modules/auth/password-reset-request";
+import { resolveSession } from "./modules/auth/sessions";
 import { billingRoutes } from "./modules/billing/billing.routes";
 import type { BillingGateway } from "./modules/billing/billing-gateway";
 import { createAiCollateralWriter } from "./modules/collateral/ai-collateral-writer";
@@ -38,6 +39,7 @@ import { organizationsRoutes } from "./modules/organizations/organizations.route
 import { relationshipsRoutes } from "./modules/relationships/relationships.routes";
 import { suggestionsRoutes } from "./modules/suggestions/suggestions.routes";
 import { teamRoutes } from "./modules/team/team.routes";
+import { acceptInvitationToken } from "./modules/team/team-invitations";
 import { createVisitorSalts } from "./modules/tracking/clicks/visitor-hash";
 import { conversionsRoutes } from "./modules/tracking/conversions/conversions.routes";
 import { redirectRoutes } from "./modules/tracking/links/redirect.routes";
@@ -75,6 +77,8 @@ declare module "fastify" {
     domainProver: DomainProver;
     tracker: Tracker;
     ads: AdsService;
+    /** Services publish their changes here, inside the transaction that makes them. */
+    notifications: ChangeNotifications;
     /** The AI writer when AI_BASE_URL is set; the built-in generator alone otherwise. */
     collateralWriter: CollateralWriter | undefined;
     /** Requests being answered now; shutdown waits for them before dropping connections. */
@@ -216,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onCommit: (kind, batch) => app.metrics.recordEventBatch(kind, batch.size, batch.stored, batch.seconds),
   });
   app.decorate("tracker", tracker);
+  app.decorate("notifications", notifications);
   const apiKeys = createApiKeyAuthenticator({ db: deps.db, notifications, log: app.log });
   app.decorate("apiKeys", apiKeys);
   app.addHook("onClose", () => apiKeys.settled());
@@ -223,19 +228,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     "ads",
     createAdsService({ db: deps.db, notifications, publicUrl: config.publicUrl, secret: appSecret }),
   );
-  // CONTRACT §6: the cached eligible ads are dropped, on every instance, whenever collateral or
-  // relationships change.
-  // Only on the routes that change them: the hot public routes carry no hook for it.
-  const invalidateAds = async (_request: FastifyRequest, reply: FastifyReply) => {
-    if (reply.statusCode < 400) await app.ads.invalidate();
-  };
-  app.addHook("onRoute", (route) => {
-    const methods = [route.method].flat();
-    if (methods.every((method) => method === "GET" || method === "HEAD")) return;
-    if (!/^\/api\/(marketing\/(collateral|generate)|relationships|onboarding|organization)/.test(route.url))
-      return;
-    route.onResponse = [invalidateAds, ...(route.onResponse ? [route.onResponse].flat() : [])];
-  });
   app.decorate(
     "collateralWriter",
     config.ai.baseUrl
@@ -256,7 +248,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   registerStartGate(app, lifecycle);
-  registerAuth(app);
+  registerAuth(app, { resolveSession: (token) => resolveSession(deps.db, token) });
   // Before the routes, OpenAPI's own included: it attaches its hooks to each route as it is added.
   await registerCompression(app);
   // Before the routes: the OpenAPI document is collected as they are added.
@@ -271,7 +263,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       log: app.log,
     }),
   });
-  await app.register(authRoutes);
+  await app.register(authRoutes, { acceptInvitation: acceptInvitationToken });
   await app.register(organizationsRoutes);
   await app.register(logosRoutes);
   await app.register(relationshipsRoutes);

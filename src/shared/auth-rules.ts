@@ -45,6 +45,9 @@ export const PASSWORD_RULES = [
 
 export type PasswordRule = (typeof PASSWORD_RULES)[number];
 
+/** One account per mailbox, however the address is typed: accounts and invitations compare it so. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
 export const emailSchema = z.pipe(
   textRule("Email", { error: "Invalid email address" }).check(
     z.maxLength(EMAIL_MAX_LENGTH, { error: "Invalid email address" }),

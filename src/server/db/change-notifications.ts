@@ -39,6 +39,9 @@ export type ChangeNotifications = {
   close(): Promise<void>;
 };
 
+/** What a service needs to announce its change: a publish inside the transaction that makes it. */
+export type ChangePublisher = Pick<ChangeNotifications, "publish">;
+
 export type ListenerLog = {
   info(message: string): void;
   warn(message: string): void;
@@ -71,11 +74,18 @@ export async function createChangeNotifications(
   throw new Error("the database offers no way to listen for notifications");
 }
 
-/** Without a listener: nothing cached may rely on notifications, so isLive() is always false. */
+/**
+ * Without a listener: nothing cached may rely on notifications, so isLive() is always false.
+ * This instance's own changes still reach its caches, and other instances' listeners still hear them.
+ */
 export function createUnlistenedNotifications(): ChangeNotifications {
+  const subscribers = createSubscribers(consoleLog);
   return {
-    publish: async () => {},
-    subscribe: () => () => {},
+    async publish(db, channel, payload = "") {
+      await publishOn(db, channel, payload);
+      subscribers.notify(channel, payload);
+    },
+    subscribe: (channel, subscriber) => subscribers.add(channel, subscriber),
     isLive: () => false,
     close: async () => {},
   };
@@ -213,7 +223,13 @@ async function listenOnPostgres(
 
   await connect();
   return {
-    publish: publishOn,
+    async publish(db, channel, payload = "") {
+      await publishOn(db, channel, payload);
+      // Our own NOTIFY comes back over the listener only after the answer may have gone out, so
+      // this instance hears it now as well; the NOTIFY at commit then drops anything a concurrent
+      // request loaded before the change was visible.
+      subscribers.notify(channel, payload);
+    },
     subscribe: (channel, subscriber) => subscribers.add(channel, subscriber),
     isLive: () => live,
     async close() {

@@ -1,8 +1,6 @@
 import { AUTH_MESSAGES } from "@shared/auth";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { forbidden, unauthorized } from "../errors";
-import type { ApiKeyAuth } from "../modules/api-keys/api-keys.service";
-import { resolveSession, type SessionAuth } from "../modules/auth/sessions";
 
 /**
  * What a route admits (ARCHITECTURE §2): `user` any signed-in user, `member` one with an
@@ -10,12 +8,31 @@ import { resolveSession, type SessionAuth } from "../modules/auth/sessions";
  */
 export type Access = "public" | "user" | "member" | "admin" | "apiKey";
 
+/** Who is signed in, and their active membership (modules/auth/sessions.ts resolves a token). */
+export type SessionAuth = {
+  sessionId: string;
+  userId: string;
+  email: string;
+  organizationId: string | null;
+  role: "admin" | "member" | null;
+  /** Whether the organization's domain is proven (CONTRACT §4: only then may its admins approve members). */
+  domainVerified: boolean;
+};
+
+/** The organization behind a live API key (modules/api-keys authenticates it). */
+export type ApiKeyAuth = { apiKeyId: string; organizationId: string };
+
+/** A session token's holder, or null when the token is unknown, revoked or expired. */
+export type SessionResolver = (token: string) => Promise<SessionAuth | null>;
+
 export type RouteAccess = { method: string; url: string; access: Access };
 
 declare module "fastify" {
   interface FastifyInstance {
     /** Every route with its declared access, e.g. to list (and test) the admin-only ones. */
     routeAccess: readonly RouteAccess[];
+    // Handed in by app.ts: the plugin sits below the modules, so it never imports the auth module.
+    resolveSession: SessionResolver;
   }
   interface FastifyContextConfig {
     access?: Access;
@@ -36,7 +53,8 @@ function bearerToken(request: FastifyRequest): string | null {
 }
 
 /** Access is declared on every route and enforced here; a route without it stops start-up. */
-export function registerAuth(app: FastifyInstance) {
+export function registerAuth(app: FastifyInstance, options: { resolveSession: SessionResolver }) {
+  app.decorate("resolveSession", options.resolveSession);
   app.decorateRequest("auth", null);
   app.decorateRequest("apiKeyAuth", null);
   const routeAccess: RouteAccess[] = [];
@@ -57,7 +75,7 @@ export function registerAuth(app: FastifyInstance) {
     const token = bearerToken(request);
     if (!token) throw unauthorized(AUTH_MESSAGES.unauthenticated, { clearToken: true });
     // Tokens longer than ours are not ours: skip the hash and the query.
-    const auth = token.length <= 128 ? await resolveSession(app.db, token) : null;
+    const auth = token.length <= 128 ? await app.resolveSession(token) : null;
     if (!auth) throw unauthorized(AUTH_MESSAGES.sessionExpired, { clearToken: true });
     request.auth = auth;
     if (access === "user") return;
@@ -99,7 +117,7 @@ export async function resolveOptionalMember(
 ): Promise<MemberAuth | null> {
   const token = bearerToken(request);
   if (!token) return null;
-  const auth = token.length <= 128 ? await resolveSession(app.db, token) : null;
+  const auth = token.length <= 128 ? await app.resolveSession(token) : null;
   if (!auth) throw unauthorized(AUTH_MESSAGES.sessionExpired, { clearToken: true });
   request.auth = auth;
   return auth.organizationId && auth.role ? (auth as MemberAuth) : null;

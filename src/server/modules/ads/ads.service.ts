@@ -105,8 +105,8 @@ export function adsJsonBody(ads: readonly ServedAd[]): string {
 
 /**
  * The eligible set is cached five minutes per organization (CONTRACT §6) and dropped on every
- * instance when collateral or relationships change (a NOTIFY), or when the change listener had a
- * gap. Unlike API keys it stays in use while the listener is down: the five minutes already bound
+ * instance when collateral, relationships or an organization change (the services that change
+ * them publish CHANNELS.adsChanged in their transaction), or when the change listener had a gap. Unlike API keys it stays in use while the listener is down: the five minutes already bound
  * how stale it may be. Short codes never change, so they are cached for good.
  */
 export function createAdsService(deps: {
@@ -187,11 +187,6 @@ export function createAdsService(deps: {
       // Once an ad has been served from this cached set, no await is needed for it again.
       if (picked.every((ad) => ad.served)) return picked.map((ad) => ad.served as ServedAd);
       return Promise.all(picked.map((ad) => ad.served ?? serve(organizationId, ad)));
-    },
-    /** Called after any change to collateral or relationships: here at once, elsewhere by NOTIFY. */
-    async invalidate() {
-      dropAll();
-      await deps.notifications.publish(deps.db, CHANNELS.adsChanged);
     },
   };
 }

@@ -3,8 +3,8 @@ import { LRUCache } from "lru-cache";
 import { CHANNELS, type ChangeNotifications } from "../../db/change-notifications";
 import type { Db } from "../../db/client";
 import { hashToken } from "../../lib/tokens";
+import type { ApiKeyAuth } from "../../plugins/auth";
 import {
-  type ApiKeyAuth,
   findLiveApiKey,
   isWellFormedApiKey,
   LAST_USED_RESOLUTION_MS,

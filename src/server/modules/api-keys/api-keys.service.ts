@@ -4,6 +4,7 @@ import type { DbOrTx } from "../../db/client";
 import { apiKeys } from "../../db/schema";
 import { notFound } from "../../errors";
 import { generateToken, hashToken } from "../../lib/tokens";
+import type { ApiKeyAuth } from "../../plugins/auth";
 
 /** lastUsed is a hint for people, not an audit log: written at most once a minute per key. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -48,7 +49,6 @@ export async function revokeApiKey(db: DbOrTx, organizationId: string, id: strin
   return row.keyHash;
 }
 
-export type ApiKeyAuth = { apiKeyId: string; organizationId: string };
 export type LiveApiKey = ApiKeyAuth & { lastUsedAt: Date | null };
 
 /** Ours are the prefix and 43 base64url characters: anything else is refused without a query. */

@@ -12,19 +12,27 @@ import { errorBodySchema } from "@shared/http";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireAuth } from "../../plugins/auth";
-import { type AuthDeps, logIn, resetPassword, signUp, verifyEmail } from "./auth.service";
+import {
+  type AccountEntryDeps,
+  type InvitationAcceptor,
+  logIn,
+  resetPassword,
+  signUp,
+  verifyEmail,
+} from "./auth.service";
 import { toUser, withOnboardingState } from "./current-user";
 import { requestPasswordReset } from "./password-reset-request";
 import { revokeSession } from "./sessions";
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema };
 
-export async function authRoutes(app: FastifyInstance) {
+export async function authRoutes(app: FastifyInstance, options: { acceptInvitation: InvitationAcceptor }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const deps: AuthDeps = {
+  const deps: AccountEntryDeps = {
     db: app.db,
     publicUrl: app.config.publicUrl,
     onMailQueued: () => app.outbox.wake(),
+    acceptInvitation: options.acceptInvitation,
   };
 
   /** Account routes are rate limited per client and, where an address is named, per address. */

@@ -1,19 +1,28 @@
-import { AUTH_MESSAGES, type User } from "@shared/auth";
+import { AUTH_MESSAGES, normalizeEmail, type User } from "@shared/auth";
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { Db, DbOrTx } from "../../db/client";
 import { users } from "../../db/schema";
 import { AppError, badRequest, unauthorized } from "../../errors";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "../../lib/passwords";
 import { accountExistsMail, verificationMail } from "../../mail/account-mails";
 import { enqueueMail } from "../../mail/outbox";
-import { acceptInvitationToken } from "../team/team-invitations";
 import { loadUser } from "./current-user";
 import { consumeOneTimeToken, invalidateOneTimeTokens, issueOneTimeToken } from "./one-time-tokens";
 import { createSession, revokeAllSessions } from "./sessions";
 
-export type AuthDeps = { db: Db; publicUrl: string; onMailQueued: () => void };
+/**
+ * Joins the organization that invited this address when the token is valid for it; returns
+ * whether the user joined. Team invitations sit above auth (team revokes sessions), so app.ts
+ * hands their acceptance in rather than auth importing the team module.
+ */
+export type InvitationAcceptor = (
+  tx: DbOrTx,
+  input: { token: string; userId: string; email: string },
+) => Promise<boolean>;
 
-export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+export type AuthDeps = { db: Db; publicUrl: string; onMailQueued: () => void };
+/** Signing up or in may follow an invitation link. */
+export type AccountEntryDeps = AuthDeps & { acceptInvitation: InvitationAcceptor };
 
 /**
  * CONTRACT §3: the answer is the same whether or not the address has an account. A new address
@@ -23,7 +32,7 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
  * token can learn that the address had no verified account.
  */
 export async function signUp(
-  deps: AuthDeps,
+  deps: AccountEntryDeps,
   input: { email: string; password: string; inviteToken?: string | undefined },
 ): Promise<{ invited: boolean }> {
   const email = normalizeEmail(input.email);
@@ -34,7 +43,7 @@ export async function signUp(
     // The invitation mail reached this address, so an account joining through it needs no
     // second proof of it.
     const joinsThroughInvitation = async (userId: string) =>
-      inviteToken ? acceptInvitationToken(tx, { token: inviteToken, userId, email }) : false;
+      inviteToken ? deps.acceptInvitation(tx, { token: inviteToken, userId, email }) : false;
     const [created] = await tx
       .insert(users)
       .values({ email, passwordHash })
@@ -78,7 +87,7 @@ export async function signUp(
 }
 
 export async function logIn(
-  deps: AuthDeps,
+  deps: AccountEntryDeps,
   input: { email: string; password: string; inviteToken?: string | undefined },
 ): Promise<{ token: string; user: User }> {
   const email = normalizeEmail(input.email);
@@ -93,7 +102,7 @@ export async function logIn(
   const { inviteToken } = input;
   if (inviteToken) {
     await deps.db.transaction((tx) =>
-      acceptInvitationToken(tx, { token: inviteToken, userId: row.id, email }),
+      deps.acceptInvitation(tx, { token: inviteToken, userId: row.id, email }),
     );
   }
   return startSession(deps.db, row.id);

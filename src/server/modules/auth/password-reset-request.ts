@@ -1,9 +1,10 @@
+import { normalizeEmail } from "@shared/auth";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { users } from "../../db/schema";
 import { resetPasswordMail } from "../../mail/account-mails";
 import { enqueueComposedMail, type MailComposer } from "../../mail/outbox";
-import { type AuthDeps, normalizeEmail } from "./auth.service";
+import type { AuthDeps } from "./auth.service";
 import { issueOneTimeToken } from "./one-time-tokens";
 
 /**

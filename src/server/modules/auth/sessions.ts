@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { memberships, organizations, sessions, users } from "../../db/schema";
 import { generateToken, hashToken } from "../../lib/tokens";
+import type { SessionAuth } from "../../plugins/auth";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -14,16 +15,6 @@ export async function createSession(db: DbOrTx, userId: string): Promise<string>
   });
   return token;
 }
-
-export type SessionAuth = {
-  sessionId: string;
-  userId: string;
-  email: string;
-  organizationId: string | null;
-  role: "admin" | "member" | null;
-  /** Whether the organization's domain is proven (CONTRACT §4: only then may its admins approve members). */
-  domainVerified: boolean;
-};
 
 /**
  * A live session and its user's active membership, in one query. Revoked, expired or unknown

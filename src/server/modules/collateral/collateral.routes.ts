@@ -48,7 +48,7 @@ export async function collateralRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { organizationId } = requireMember(request);
-      const created = await createCollateral(app.db, {
+      const created = await createCollateral(app.db, app.notifications, {
         organizationId,
         createdByOrganizationId: organizationId,
         fields: request.body,
@@ -68,14 +68,25 @@ export async function collateralRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      updateCollateral(app.db, requireMember(request).organizationId, request.params.id, request.body),
+      updateCollateral(
+        app.db,
+        app.notifications,
+        requireMember(request).organizationId,
+        request.params.id,
+        request.body,
+      ),
   );
 
   r.delete(
     "/api/marketing/collateral/:id",
     { config: member, schema: { params: idParamsSchema, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await deleteCollateral(app.db, requireMember(request).organizationId, request.params.id);
+      await deleteCollateral(
+        app.db,
+        app.notifications,
+        requireMember(request).organizationId,
+        request.params.id,
+      );
       return reply.code(204).send(null);
     },
   );
@@ -107,7 +118,7 @@ export async function collateralRoutes(app: FastifyInstance) {
       );
       if (request.query.autoSave !== "true") return generated;
       // Generated for a Buddy from its page: ready to share at once. One's own stays a draft.
-      const saved = await createCollateral(app.db, {
+      const saved = await createCollateral(app.db, app.notifications, {
         organizationId: targetId,
         createdByOrganizationId: organizationId,
         fields: { ...generated, status: targetId === organizationId ? "draft" : "active" },

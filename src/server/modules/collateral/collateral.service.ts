@@ -7,6 +7,7 @@ import {
 } from "@shared/collateral";
 import { DOMAIN_MESSAGES } from "@shared/domain-verification";
 import { and, eq, ne, or } from "drizzle-orm";
+import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { DbOrTx } from "../../db/client";
 import { collateral, organizations, relationships } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
@@ -145,27 +146,32 @@ export async function listCollateral(
 
 export async function createCollateral(
   db: DbOrTx,
+  changes: ChangePublisher,
   input: { organizationId: string; createdByOrganizationId: string; fields: CreateCollateralInput },
 ): Promise<Collateral> {
   const fields = createCollateralSchema.parse(input.fields);
   await assertOnOrganizationSite(db, input.organizationId, fields);
   await assertMayPublish(db, input.createdByOrganizationId, fields.status);
-  const [row] = await db
-    .insert(collateral)
-    .values({
-      ...fields,
-      imageUrl: fields.imageUrl || null,
-      organizationId: input.organizationId,
-      createdByOrganizationId: input.createdByOrganizationId,
-    })
-    .returning();
-  if (!row) throw new Error("collateral insert returned nothing");
-  return toCollateral(row);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(collateral)
+      .values({
+        ...fields,
+        imageUrl: fields.imageUrl || null,
+        organizationId: input.organizationId,
+        createdByOrganizationId: input.createdByOrganizationId,
+      })
+      .returning();
+    if (!row) throw new Error("collateral insert returned nothing");
+    await changes.publish(tx, CHANNELS.adsChanged);
+    return toCollateral(row);
+  });
 }
 
 /** Only the creator may change or delete it (CONTRACT §5); anyone else gets 404. */
 export async function updateCollateral(
   db: DbOrTx,
+  changes: ChangePublisher,
   organizationId: string,
   id: string,
   input: UpdateCollateralInput,
@@ -178,20 +184,31 @@ export async function updateCollateral(
   if (!current) throw notFound("Collateral not found");
   if ("ctaUrl" in input) await assertOnOrganizationSite(db, current.organizationId, input);
   await assertMayPublish(db, organizationId, input.status);
-  const changes = "name" in input ? { ...input, imageUrl: input.imageUrl || null } : { status: input.status };
-  const [row] = await db
-    .update(collateral)
-    .set({ ...changes, updatedAt: new Date() })
-    .where(mine)
-    .returning();
-  if (!row) throw notFound("Collateral not found");
-  return toCollateral(row);
+  const fields = "name" in input ? { ...input, imageUrl: input.imageUrl || null } : { status: input.status };
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(collateral)
+      .set({ ...fields, updatedAt: new Date() })
+      .where(mine)
+      .returning();
+    if (!row) throw notFound("Collateral not found");
+    await changes.publish(tx, CHANNELS.adsChanged);
+    return toCollateral(row);
+  });
 }
 
-export async function deleteCollateral(db: DbOrTx, organizationId: string, id: string): Promise<void> {
-  const [row] = await db
-    .delete(collateral)
-    .where(and(eq(collateral.id, id), eq(collateral.createdByOrganizationId, organizationId)))
-    .returning({ id: collateral.id });
-  if (!row) throw notFound("Collateral not found");
+export async function deleteCollateral(
+  db: DbOrTx,
+  changes: ChangePublisher,
+  organizationId: string,
+  id: string,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(collateral)
+      .where(and(eq(collateral.id, id), eq(collateral.createdByOrganizationId, organizationId)))
+      .returning({ id: collateral.id });
+    if (!row) throw notFound("Collateral not found");
+    await changes.publish(tx, CHANNELS.adsChanged);
+  });
 }

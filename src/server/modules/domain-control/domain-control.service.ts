@@ -4,6 +4,7 @@ import {
   type OrganizationDomainStatus,
 } from "@shared/domain-verification";
 import { and, eq, isNull } from "drizzle-orm";
+import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { DbOrTx } from "../../db/client";
 import { organizations, users } from "../../db/schema";
 import { notFound, RateLimitedError } from "../../errors";
@@ -15,27 +16,32 @@ import type { DomainProver } from "./domain-prover";
  * badge, publishes ads and approves members.
  */
 export async function markDomainProven(
-  tx: DbOrTx,
+  db: DbOrTx,
+  changes: ChangePublisher,
   organizationId: string,
   method: DomainProofMethod,
   provenDomain: string,
 ) {
-  await tx
-    .update(organizations)
-    .set({
-      domainVerifiedAt: new Date(),
-      domainVerificationMethod: method,
-      isPlatformUser: true,
-      updatedAt: new Date(),
-    })
-    // Only the domain just proven: a website changed meanwhile wins, and a proof is never redone.
-    .where(
-      and(
-        eq(organizations.id, organizationId),
-        eq(organizations.domain, provenDomain),
-        isNull(organizations.domainVerifiedAt),
-      ),
-    );
+  await db.transaction(async (tx) => {
+    await tx
+      .update(organizations)
+      .set({
+        domainVerifiedAt: new Date(),
+        domainVerificationMethod: method,
+        isPlatformUser: true,
+        updatedAt: new Date(),
+      })
+      // Only the domain just proven: a website changed meanwhile wins, and a proof is never redone.
+      .where(
+        and(
+          eq(organizations.id, organizationId),
+          eq(organizations.domain, provenDomain),
+          isNull(organizations.domainVerifiedAt),
+        ),
+      );
+    // Its ads, and those it wrote for its Buddies, may be served from now on.
+    await changes.publish(tx, CHANNELS.adsChanged);
+  });
 }
 
 /**
@@ -101,7 +107,7 @@ export async function organizationDomainStatus(db: DbOrTx, organizationId: strin
  * up before proof was required). Answers the status, with a message saying what was found.
  */
 export async function checkOrganizationDomain(
-  deps: { db: DbOrTx; prover: DomainProver },
+  deps: { db: DbOrTx; changes: ChangePublisher; prover: DomainProver },
   member: { organizationId: string; userId: string },
 ): Promise<OrganizationDomainStatus> {
   const proof = await loadProof(deps.db, member.organizationId);
@@ -118,6 +124,6 @@ export async function checkOrganizationDomain(
     verifiedEmail: await verifiedEmailOf(deps.db, member.userId),
   });
   if (!method) return { ...toStatus(proof), message: DOMAIN_MESSAGES.notFound(proof.domain) };
-  await markDomainProven(deps.db, member.organizationId, method, proof.domain);
+  await markDomainProven(deps.db, deps.changes, member.organizationId, method, proof.domain);
   return { ...(await organizationDomainStatus(deps.db, member.organizationId)), message: verified };
 }

@@ -13,6 +13,7 @@ export async function onboardingRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const deps = () => ({
     db: app.db,
+    changes: app.notifications,
     publicUrl: app.config.publicUrl,
     onMailQueued: () => app.outbox.wake(),
     prover: app.domainProver,

@@ -4,6 +4,7 @@ import type { OnboardingInput } from "@shared/onboarding";
 import type { SuggestionsResponse } from "@shared/suggestions";
 import { normalizeWebsite } from "@shared/website";
 import { and, eq } from "drizzle-orm";
+import type { ChangePublisher } from "../../db/change-notifications";
 import type { Db, DbOrTx } from "../../db/client";
 import { domainClaims, memberships, organizations, users } from "../../db/schema";
 import { conflict, notFound } from "../../errors";
@@ -85,6 +86,7 @@ async function notifyAdmins(
 
 export type OnboardingDeps = {
   db: Db;
+  changes: ChangePublisher;
   publicUrl: string;
   onMailQueued: () => void;
   prover: DomainProver;
@@ -264,7 +266,7 @@ async function takeOver(
         updatedAt: new Date(),
       })
       .where(eq(organizations.id, existing.id));
-    await markDomainProven(tx, existing.id, method, domain);
+    await markDomainProven(tx, deps.changes, existing.id, method, domain);
     await tx
       .update(memberships)
       .set({ status: "pending", role: "member" })
@@ -291,7 +293,7 @@ async function takeOver(
     ];
     for (const { pick, type } of selections) {
       if (pick.domain === domain) continue;
-      await addRelationship(tx, existing.id, {
+      await addRelationship(tx, deps.changes, existing.id, {
         name: pick.name,
         url: pick.domain,
         type,

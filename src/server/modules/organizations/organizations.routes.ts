@@ -5,23 +5,15 @@ import {
   metadataQuerySchema,
   metadataResponseSchema,
   organizationSchema,
-  organizationSearchQuerySchema,
-  organizationSearchResultSchema,
   updateOrganizationSchema,
 } from "@shared/organizations";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { badRequest } from "../../errors";
 import { OutboundFetchError } from "../../lib/safe-fetch";
 import { requireMember } from "../../plugins/auth";
 import { checkOrganizationDomain, organizationDomainStatus } from "../domain-control/domain-control.service";
-import {
-  getOrganization,
-  searchOrganizations,
-  toOrganization,
-  updateOrganization,
-} from "./organizations.service";
+import { getOrganization, toOrganization, updateOrganization } from "./organizations.service";
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
@@ -52,7 +44,10 @@ export async function organizationsRoutes(app: FastifyInstance) {
         response: { 200: organizationSchema, 409: errorBodySchema, ...errors },
       },
     },
-    async (request) => toOrganization(await updateOrganization(app.db, requireMember(request), request.body)),
+    async (request) =>
+      toOrganization(
+        await updateOrganization(app.db, app.notifications, requireMember(request), request.body),
+      ),
   );
 
   // CONTRACT §4: an organization whose domain is not proven (a changed website, or one set up
@@ -73,21 +68,11 @@ export async function organizationsRoutes(app: FastifyInstance) {
       const member = requireMember(request);
       // Each check fetches a site: limited per client as /api/metadata is, beside the spacing.
       await app.outboundRateLimiter.consume({ action: "domain-check", ip: request.ip });
-      return checkOrganizationDomain({ db: app.db, prover: app.domainProver }, member);
+      return checkOrganizationDomain(
+        { db: app.db, changes: app.notifications, prover: app.domainProver },
+        member,
+      );
     },
-  );
-
-  r.get(
-    "/api/organizations/search",
-    {
-      config: { access: "member" },
-      schema: {
-        querystring: organizationSearchQuerySchema,
-        response: { 200: z.array(organizationSearchResultSchema), ...errors },
-      },
-    },
-    async (request) =>
-      searchOrganizations(app.db, requireMember(request).organizationId, request.query.query),
   );
 
   // Public: onboarding calls it before the company exists. Limited per client, since each miss

@@ -1,13 +1,13 @@
-import type { Organization, OrganizationSearchResult, UpdateOrganizationInput } from "@shared/organizations";
+import type { Organization, UpdateOrganizationInput } from "@shared/organizations";
 import { logoPath } from "@shared/organizations";
 import { isValidDomain, normalizeWebsite } from "@shared/website";
-import { and, eq, ilike, notInArray, or, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { DbOrTx } from "../../db/client";
 import { organizations } from "../../db/schema";
 import { badRequest, conflict, notFound } from "../../errors";
 import { unprovenDomainChanges, verifiedEmailOf } from "../domain-control/domain-control.service";
 import { emailProvesDomain } from "../domain-control/email-proof";
-import { blockedOrganizationIds } from "../relationships/block-list";
 import { categoryName } from "../suggestions/catalog-lookup";
 
 export type OrganizationRow = typeof organizations.$inferSelect;
@@ -85,6 +85,7 @@ function raise(): never {
  */
 export async function updateOrganization(
   db: DbOrTx,
+  changes: ChangePublisher,
   actor: { organizationId: string; userId: string },
   input: UpdateOrganizationInput,
 ): Promise<OrganizationRow> {
@@ -103,59 +104,24 @@ export async function updateOrganization(
         ? { domainVerifiedAt: new Date(), domainVerificationMethod: "email" as const, isPlatformUser: true }
         : unprovenDomainChanges();
   }
-  const [row] = await db
-    .update(organizations)
-    .set({
-      name: input.name,
-      domain,
-      website: websiteFor(domain),
-      description: input.description ?? null,
-      industry: input.industry || null,
-      size: input.size ?? null,
-      ...proof,
-      updatedAt: new Date(),
-    })
-    .where(eq(organizations.id, organizationId))
-    .returning();
-  if (!row) throw notFound("Organization not found");
-  return row;
-}
-
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/**
- * Search for the add-organization control: by name or domain, never the caller itself nor
- * anyone on either side of its block list (CONTRACT §4).
- */
-export async function searchOrganizations(
-  db: DbOrTx,
-  organizationId: string,
-  query: string,
-): Promise<OrganizationSearchResult[]> {
-  const hidden = [organizationId, ...(await blockedOrganizationIds(db, organizationId))];
-  const pattern = `%${escapeLike(query.trim().toLowerCase())}%`;
-  const prefix = `${escapeLike(query.trim().toLowerCase())}%`;
-  const rows = await db
-    .select()
-    .from(organizations)
-    .where(
-      and(
-        or(ilike(organizations.name, pattern), ilike(organizations.domain, pattern)),
-        notInArray(organizations.id, hidden),
-      ),
-    )
-    .orderBy(
-      sql`case when lower(${organizations.name}) like ${prefix} or ${organizations.domain} like ${prefix} then 0 else 1 end`,
-      sql`${organizations.isPlatformUser} desc`,
-      organizations.name,
-    )
-    .limit(10);
-  return rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    website: row.website,
-    domain: row.domain,
-    category: row.category,
-    isPlatformUser: row.isPlatformUser,
-  }));
+  // Served ads carry the company's name, description and domain, and need its proof.
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(organizations)
+      .set({
+        name: input.name,
+        domain,
+        website: websiteFor(domain),
+        description: input.description ?? null,
+        industry: input.industry || null,
+        size: input.size ?? null,
+        ...proof,
+        updatedAt: new Date(),
+      })
+      .where(eq(organizations.id, organizationId))
+      .returning();
+    if (!row) throw notFound("Organization not found");
+    await changes.publish(tx, CHANNELS.adsChanged);
+    return row;
+  });
 }

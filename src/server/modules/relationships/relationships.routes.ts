@@ -1,5 +1,6 @@
 import { messageResponseSchema } from "@shared/auth";
 import { errorBodySchema, idParamsSchema } from "@shared/http";
+import { organizationSearchQuerySchema, organizationSearchResultSchema } from "@shared/organizations";
 import {
   addRelationshipSchema,
   inviteContactSchema,
@@ -10,6 +11,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireMember } from "../../plugins/auth";
+import { searchOrganizations } from "./organization-search";
 import { inviteRelationshipContact } from "./relationship-invite";
 import {
   addRelationship,
@@ -49,6 +51,7 @@ export async function relationshipsRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { relationship, created } = await addRelationship(
         app.db,
+        app.notifications,
         requireMember(request).organizationId,
         request.body,
       );
@@ -67,14 +70,25 @@ export async function relationshipsRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      updateRelationship(app.db, requireMember(request).organizationId, request.params.id, request.body),
+      updateRelationship(
+        app.db,
+        app.notifications,
+        requireMember(request).organizationId,
+        request.params.id,
+        request.body,
+      ),
   );
 
   r.delete(
     "/api/relationships/:id",
     { config: member, schema: { params: idParamsSchema, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await deleteRelationship(app.db, requireMember(request).organizationId, request.params.id);
+      await deleteRelationship(
+        app.db,
+        app.notifications,
+        requireMember(request).organizationId,
+        request.params.id,
+      );
       return reply.code(204).send(null);
     },
   );
@@ -103,5 +117,18 @@ export async function relationshipsRoutes(app: FastifyInstance) {
       app.outbox.wake();
       return { message: "Invitation sent successfully" };
     },
+  );
+
+  r.get(
+    "/api/organizations/search",
+    {
+      config: member,
+      schema: {
+        querystring: organizationSearchQuerySchema,
+        response: { 200: z.array(organizationSearchResultSchema), ...errors },
+      },
+    },
+    async (request) =>
+      searchOrganizations(app.db, requireMember(request).organizationId, request.query.query),
   );
 }

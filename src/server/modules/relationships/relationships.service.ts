@@ -1,5 +1,6 @@
 import type { AddRelationshipInput, Relationship, UpdateRelationshipInput } from "@shared/relationships";
 import { and, desc, eq, ne } from "drizzle-orm";
+import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { DbOrTx } from "../../db/client";
 import { dismissedSuggestions, organizations, relationships } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
@@ -92,6 +93,7 @@ async function resolveTarget(db: DbOrTx, input: AddRelationshipInput): Promise<O
  */
 export async function addRelationship(
   db: DbOrTx,
+  changes: ChangePublisher,
   organizationId: string,
   input: AddRelationshipInput & { reason?: string | null; confidence?: number | null },
 ): Promise<{ relationship: Relationship; created: boolean }> {
@@ -119,6 +121,7 @@ export async function addRelationship(
             : {}),
         })
         .where(eq(relationships.id, existing.id));
+      await changes.publish(tx, CHANNELS.adsChanged);
       return { id: existing.id, created: revived };
     }
     const [row] = await tx
@@ -139,6 +142,7 @@ export async function addRelationship(
       })
       .returning({ id: relationships.id });
     if (!row) throw new Error("relationship insert returned nothing");
+    await changes.publish(tx, CHANNELS.adsChanged);
     return { id: row.id, created: true };
   });
   return { relationship: await getRelationship(db, organizationId, id), created };
@@ -146,21 +150,25 @@ export async function addRelationship(
 
 export async function updateRelationship(
   db: DbOrTx,
+  changes: ChangePublisher,
   organizationId: string,
   id: string,
   input: UpdateRelationshipInput,
 ): Promise<Relationship> {
-  const [row] = await db
-    .update(relationships)
-    .set({
-      ...(input.status ? { status: input.status } : {}),
-      ...(input.type ? { type: input.type } : {}),
-      ...(input.notes !== undefined ? { notes: input.notes } : {}),
-      updatedAt: new Date(),
-    })
-    .where(and(eq(relationships.id, id), eq(relationships.sourceOrgId, organizationId)))
-    .returning({ id: relationships.id });
-  if (!row) throw notFound("Tool not found");
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(relationships)
+      .set({
+        ...(input.status ? { status: input.status } : {}),
+        ...(input.type ? { type: input.type } : {}),
+        ...(input.notes !== undefined ? { notes: input.notes } : {}),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(relationships.id, id), eq(relationships.sourceOrgId, organizationId)))
+      .returning({ id: relationships.id });
+    if (!row) throw notFound("Tool not found");
+    await changes.publish(tx, CHANNELS.adsChanged);
+  });
   return getRelationship(db, organizationId, id);
 }
 
@@ -168,7 +176,12 @@ export async function updateRelationship(
  * SPEC §4: the Competitors page and suggestions delete for good. A removed suggestion is
  * remembered so that a refresh does not bring it back.
  */
-export async function deleteRelationship(db: DbOrTx, organizationId: string, id: string): Promise<void> {
+export async function deleteRelationship(
+  db: DbOrTx,
+  changes: ChangePublisher,
+  organizationId: string,
+  id: string,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const [row] = await tx
       .delete(relationships)
@@ -181,5 +194,6 @@ export async function deleteRelationship(db: DbOrTx, organizationId: string, id:
         .values({ organizationId, targetOrgId: row.targetOrgId })
         .onConflictDoNothing();
     }
+    await changes.publish(tx, CHANNELS.adsChanged);
   });
 }

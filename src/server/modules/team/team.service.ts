@@ -1,3 +1,4 @@
+import { normalizeEmail } from "@shared/auth";
 import { DOMAIN_MESSAGES } from "@shared/domain-verification";
 import { type InviteTeamMemberInput, TEAM_MESSAGES, type TeamMember } from "@shared/team";
 import { and, asc, eq, gt, isNull, ne } from "drizzle-orm";
@@ -7,7 +8,6 @@ import { conflict, forbidden, notFound } from "../../errors";
 import { enqueueMail } from "../../mail/outbox";
 import { invitationMail, membershipApprovedMail } from "../../mail/team-mails";
 import type { MemberAuth } from "../../plugins/auth";
-import { normalizeEmail } from "../auth/auth.service";
 import { revokeAllSessions } from "../auth/sessions";
 import { invitationExpiry, newInvitationToken } from "./team-invitations";
 
