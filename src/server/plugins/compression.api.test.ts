@@ -7,7 +7,7 @@ import {
   createTestApp,
   STRONG_PASSWORD,
   type TestApp,
-} from "../test-helpers";
+} from "../testing/app";
 import { COMPRESSION_THRESHOLD } from "./compression";
 
 let t: TestApp;

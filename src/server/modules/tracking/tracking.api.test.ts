@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickEvents, conversions } from "../../db/schema";
-import { createOrganization, createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../test-helpers";
+import { createOrganization, createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../testing/app";
 import { createClickIds } from "./clicks/click-id";
 import { signTrackedLink } from "./links/link-signature";
 

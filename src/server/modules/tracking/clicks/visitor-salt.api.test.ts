@@ -1,7 +1,7 @@
 import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickEvents, visitorSalts } from "../../../db/schema";
-import { createOrganization, createTestApp, type TestApp } from "../../../test-helpers";
+import { createOrganization, createTestApp, type TestApp } from "../../../testing/app";
 
 // Two instances of the app on one database, as two processes behind a load balancer would be.
 let a: TestApp;

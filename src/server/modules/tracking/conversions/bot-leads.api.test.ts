@@ -7,7 +7,7 @@ import {
   createTestApp,
   TEST_PUBLIC_URL,
   type TestApp,
-} from "../../../test-helpers";
+} from "../../../testing/app";
 
 // CONTRACT §5: a hit that is not a person's never carries a click id that can record a lead.
 let t: TestApp;

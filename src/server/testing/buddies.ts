@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { createOrganization, TEST_PUBLIC_URL, type TestApp } from "./test-helpers";
+import { createOrganization, TEST_PUBLIC_URL, type TestApp } from "./app";
 
 export const BROWSER_USER_AGENT =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
