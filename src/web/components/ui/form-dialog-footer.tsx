@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
-import { DialogFooter } from "@/components/ui/dialog";
+import { DialogClose, DialogFooter } from "@/components/ui/dialog";
 import { FormMessage } from "@/components/ui/form-message";
 import { Spinner } from "@/components/ui/spinner";
 
@@ -11,29 +11,32 @@ type FormDialogFooterProps = {
   pending: boolean;
   /** Disables the submit button for another reason too (e.g. while AI generation runs). */
   submitDisabled?: boolean;
-  onCancel: () => void;
-  /** A dialog that must not close mid-request disables its Cancel button meanwhile. */
+  /** Disables Cancel; by default while the request runs, so the dialog waits for its answer. */
   cancelDisabled?: boolean;
   /** The request's failure, shown above the buttons; nothing is rendered without one. */
   error?: string | null;
 };
 
-/** A form dialog's last rows: its error line, then Cancel and the submit button. */
+/**
+ * A form dialog's last rows: its error line, then Cancel and the submit button. Cancel closes the
+ * dialog through its `onOpenChange(false)`, the same way as Esc, the overlay and the × button.
+ */
 function FormDialogFooter({
   submitLabel,
   pending,
   submitDisabled = false,
-  onCancel,
-  cancelDisabled = false,
+  cancelDisabled = pending,
   error,
 }: FormDialogFooterProps) {
   return (
     <>
       <FormMessage role="alert">{error}</FormMessage>
       <DialogFooter>
-        <Button type="button" variant="outline" disabled={cancelDisabled} onClick={onCancel}>
-          Cancel
-        </Button>
+        <DialogClose asChild>
+          <Button type="button" variant="outline" disabled={cancelDisabled}>
+            Cancel
+          </Button>
+        </DialogClose>
         <Button type="submit" disabled={pending || submitDisabled} aria-busy={pending}>
           {pending ? <Spinner /> : null}
           {submitLabel}

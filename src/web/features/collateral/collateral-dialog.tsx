@@ -114,7 +114,6 @@ export function CollateralDialog({ collateral, onClose }: CollateralDialogProps)
             submitLabel={editing ? "Update" : "Create"}
             pending={save.isPending}
             submitDisabled={generate.isPending}
-            onCancel={requestClose}
             cancelDisabled={generate.isPending}
           />
         </form>

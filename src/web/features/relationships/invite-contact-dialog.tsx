@@ -57,11 +57,7 @@ export function InviteContactDialog({ relationshipId, organizationName }: Invite
             autoComplete="off"
             placeholder="contact@company.com"
           />
-          <FormDialogFooter
-            submitLabel="Send Invitation"
-            pending={invite.isPending}
-            onCancel={() => changeOpen(false)}
-          />
+          <FormDialogFooter submitLabel="Send Invitation" pending={invite.isPending} cancelDisabled={false} />
         </form>
       </DialogContent>
     </Dialog>

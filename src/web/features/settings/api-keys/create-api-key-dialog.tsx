@@ -79,8 +79,6 @@ export function CreateApiKeyDialog() {
               <FormDialogFooter
                 submitLabel="Create"
                 pending={create.isPending}
-                onCancel={() => changeOpen(false)}
-                cancelDisabled={create.isPending}
                 error={create.isError ? errorMessage(create.error, "Failed to create API key") : null}
               />
             </form>

@@ -84,8 +84,6 @@ export function InviteMemberDialog() {
           <FormDialogFooter
             submitLabel="Send Invitation"
             pending={invite.isPending}
-            onCancel={() => changeOpen(false)}
-            cancelDisabled={invite.isPending}
             error={invite.isError ? errorMessage(invite.error, "Failed to invite team member") : null}
           />
         </form>
