@@ -7,7 +7,7 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import { launch } from "chrome-launcher";
 import lighthouse, { type Config, desktopConfig, type Result } from "lighthouse";
-import { startBuddy } from "../src/server/test-buddy-process";
+import { startBuddy } from "../src/server/testing/buddy-process";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CHROME_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

@@ -1,5 +1,5 @@
 // The /dashboard overview's requests, one person at a time, over a million recorded clicks.
-import type { BuddyProcess } from "../src/server/test-buddy-process";
+import type { BuddyProcess } from "../src/server/testing/buddy-process";
 import { load, record } from "./harness";
 
 // Every request the overview page makes (web features/overview, the session guard and profile).

@@ -1,6 +1,6 @@
 // Tracking hot paths against bare Fastify answering the same kind of response: a 302, a GIF, JSON.
 import { createClickIds } from "../src/server/modules/tracking/clicks/click-id";
-import type { BuddyProcess } from "../src/server/test-buddy-process";
+import type { BuddyProcess } from "../src/server/testing/buddy-process";
 import { compare, record, startBaseline } from "./harness";
 
 async function call<T>(buddy: BuddyProcess, path: string, token: string, init: RequestInit = {}): Promise<T> {

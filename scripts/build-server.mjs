@@ -1,7 +1,7 @@
 // Bundles the server into dist/server/main.js; npm packages stay external (node_modules).
 import { build } from "esbuild";
 
-await build({
+const result = await build({
   entryPoints: ["src/server/main.ts"],
   outfile: "dist/server/main.js",
   bundle: true,
@@ -12,4 +12,14 @@ await build({
   tsconfig: "tsconfig.server.json",
   sourcemap: "linked",
   logLevel: "warning",
+  metafile: true,
 });
+
+// Test support (src/server/testing/: fakes, local servers, helpers) never ships: a production
+// module that imports it fails the build instead of bundling it.
+const testSupport = Object.keys(result.metafile.inputs).filter((input) =>
+  input.startsWith("src/server/testing/"),
+);
+if (testSupport.length > 0) {
+  throw new Error(`The server bundle must not contain test support: ${testSupport.join(", ")}`);
+}

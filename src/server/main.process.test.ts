@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "./test-buddy-process";
+import { freePort } from "./testing/buddy-process";
 
 const root = path.resolve(import.meta.dirname, "../..");
 

@@ -90,17 +90,19 @@ export const collateralSchema = z.object({
 });
 export type Collateral = z.infer<typeof collateralSchema>;
 
-/** SPEC §3 generated collateral response. */
-export const generatedCollateralSchema = z.object({
-  id: z.string().optional(),
-  type: collateralTypeSchema,
-  name: z.string(),
-  description: z.string(),
-  ctaText: z.string(),
-  ctaUrl: z.string(),
-  imageUrl: z.string().nullable(),
-  status: collateralStatusSchema,
-});
+/** SPEC §3 generated collateral response: a collateral's content, with an id once it is saved. */
+export const generatedCollateralSchema = collateralSchema
+  .pick({
+    id: true,
+    type: true,
+    name: true,
+    description: true,
+    ctaText: true,
+    ctaUrl: true,
+    imageUrl: true,
+    status: true,
+  })
+  .partial({ id: true });
 export type GeneratedCollateral = z.infer<typeof generatedCollateralSchema>;
 
 export function sortCollateral<T extends { status: CollateralStatus }>(items: readonly T[]): T[] {

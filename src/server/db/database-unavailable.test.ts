@@ -4,9 +4,9 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { badRequest } from "../errors";
-import { freePort } from "../test-buddy-process";
-import { createScratchDatabase, POSTGRES_SERVER_URL } from "../test-database";
-import { createTcpForwarder, postgresTarget, type TcpForwarder } from "../test-tcp-forwarder";
+import { freePort } from "../testing/buddy-process";
+import { createScratchDatabase, POSTGRES_SERVER_URL } from "../testing/database";
+import { createTcpForwarder, postgresTarget, type TcpForwarder } from "../testing/tcp-forwarder";
 import { describeUnavailable, isDatabaseUnavailable } from "./database-unavailable";
 
 /** The error a promise rejects with (fails the test if it resolves). */

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { query } from "../test-local-servers";
-import { type Answer, countByStatus, missingClickIds, startClickLoad } from "./test-click-load";
-import { type Cluster, startCluster } from "./test-cluster";
-import { call, type Partners, setUpPartners } from "./test-partners";
-import { haproxyMissing, printOutputOnFailure, report } from "./test-process-suite";
+import { type Answer, countByStatus, missingClickIds, startClickLoad } from "../testing/instances/click-load";
+import { type Cluster, startCluster } from "../testing/instances/cluster";
+import { call, type Partners, setUpPartners } from "../testing/instances/partners";
+import { haproxyMissing, printOutputOnFailure, report } from "../testing/instances/process-suite";
+import { query } from "../testing/local-servers";
 
 const failed = (answers: Answer[]) => answers.filter((answer) => answer.status === 0 || answer.status >= 500);
 

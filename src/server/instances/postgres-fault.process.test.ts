@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BuddyProcess, startBuddy } from "../test-buddy-process";
-import { type LocalPostgres, startLocalPostgres } from "../test-local-servers";
-import { type MailReceiver, startMailReceiver } from "../test-mail-receiver";
-import { countByStatus, missingClickIds, startClickLoad } from "./test-click-load";
-import { type Partners, setUpPartners } from "./test-partners";
-import { printOutputOnFailure, report } from "./test-process-suite";
+import { type BuddyProcess, startBuddy } from "../testing/buddy-process";
+import { countByStatus, missingClickIds, startClickLoad } from "../testing/instances/click-load";
+import { type Partners, setUpPartners } from "../testing/instances/partners";
+import { printOutputOnFailure, report } from "../testing/instances/process-suite";
+import { type LocalPostgres, startLocalPostgres } from "../testing/local-servers";
+import { type MailReceiver, startMailReceiver } from "../testing/mail-receiver";
 
 /**
  * An answer that left the server just after PostgreSQL stopped may carry a row committed just

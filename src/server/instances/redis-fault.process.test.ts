@@ -3,17 +3,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BuddyProcess, startBuddy } from "../test-buddy-process";
+import { type BuddyProcess, startBuddy } from "../testing/buddy-process";
+import { type Answer, countByStatus, missingClickIds, startClickLoad } from "../testing/instances/click-load";
+import { type Partners, setUpPartners } from "../testing/instances/partners";
+import { printOutputOnFailure, report } from "../testing/instances/process-suite";
 import {
   type LocalPostgres,
   type LocalRedis,
   startLocalPostgres,
   startLocalRedis,
-} from "../test-local-servers";
-import { type MailReceiver, startMailReceiver } from "../test-mail-receiver";
-import { type Answer, countByStatus, missingClickIds, startClickLoad } from "./test-click-load";
-import { type Partners, setUpPartners } from "./test-partners";
-import { printOutputOnFailure, report } from "./test-process-suite";
+} from "../testing/local-servers";
+import { type MailReceiver, startMailReceiver } from "../testing/mail-receiver";
 
 /** Wrong sign-ins, one after another, each for a new address: each answer kept with its time. */
 function startSignInLoad(origin: string) {

@@ -1,9 +1,16 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { query } from "../test-local-servers";
-import { type Cluster, startCluster } from "./test-cluster";
-import { browserAgent, call, clickIdOf, must, type Partners, setUpPartners } from "./test-partners";
-import { haproxyMissing, printOutputOnFailure, report } from "./test-process-suite";
+import { type Cluster, startCluster } from "../testing/instances/cluster";
+import {
+  browserAgent,
+  call,
+  clickIdOf,
+  must,
+  type Partners,
+  setUpPartners,
+} from "../testing/instances/partners";
+import { haproxyMissing, printOutputOnFailure, report } from "../testing/instances/process-suite";
+import { query } from "../testing/local-servers";
 
 /**
  * Two instances behind HAProxy share nothing but PostgreSQL, Redis and APP_SECRET (issue 16 §4):

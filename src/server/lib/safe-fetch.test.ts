@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FixtureSite, startFixtureSite } from "../test-fixture-site";
+import { type FixtureSite, startFixtureSite } from "../testing/fixture-site";
 import {
   type HostLookup,
   isPublicAddress,

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FixtureSite, startFixtureSite } from "../test-fixture-site";
+import { type FixtureSite, startFixtureSite } from "../testing/fixture-site";
 import { OutboundFetchError, type SafeFetchOptions, safeFetch } from "./safe-fetch";
 import { createSiteMetadataService, METADATA_TEXT_MAX } from "./site-metadata";
 

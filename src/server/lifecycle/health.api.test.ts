@@ -4,10 +4,10 @@ import { openPostgres, rowsOf } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { UNAVAILABLE_MESSAGE } from "../plugins/errors";
 import { STARTING_MESSAGE } from "../plugins/start-gate";
-import { freePort } from "../test-buddy-process";
-import { createScratchDatabase, MIGRATIONS_FOLDER, POSTGRES_SERVER_URL } from "../test-database";
-import { authHeader, createTestApp, signUpVerified, type TestApp } from "../test-helpers";
-import { createTcpForwarder, postgresTarget, type TcpForwarder } from "../test-tcp-forwarder";
+import { authHeader, createTestApp, signUpVerified, type TestApp } from "../testing/app";
+import { freePort } from "../testing/buddy-process";
+import { createScratchDatabase, MIGRATIONS_FOLDER, POSTGRES_SERVER_URL } from "../testing/database";
+import { createTcpForwarder, postgresTarget, type TcpForwarder } from "../testing/tcp-forwarder";
 
 type LogEntry = { level: number; msg: string; err?: { stack?: string }; reason?: string };
 

@@ -1,7 +1,7 @@
 import pg from "pg";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { freePort } from "../test-buddy-process";
+import { freePort } from "../testing/buddy-process";
 import { Lifecycle, StartUpAborted } from "./lifecycle";
 
 const quiet = pino({ level: "silent" });

@@ -4,10 +4,10 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../test-buddy-process";
-import { createScratchDatabase, POSTGRES_SERVER_URL } from "../test-database";
-import { parsePrometheusText } from "../test-prometheus-text";
-import { createTcpForwarder, postgresTarget, type TcpForwarder } from "../test-tcp-forwarder";
+import { freePort } from "../testing/buddy-process";
+import { createScratchDatabase, POSTGRES_SERVER_URL } from "../testing/database";
+import { parsePrometheusText } from "../testing/prometheus-text";
+import { createTcpForwarder, postgresTarget, type TcpForwarder } from "../testing/tcp-forwarder";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const DRAIN_SECONDS = 2;

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { mailOutbox } from "../db/schema";
-import { createTestApp, signUp, type TestApp } from "../test-helpers";
-import { type MailReceiver, startMailReceiver } from "../test-mail-receiver";
+import { createTestApp, signUp, type TestApp } from "../testing/app";
+import { type MailReceiver, startMailReceiver } from "../testing/mail-receiver";
 import { retryDelayMs } from "./outbox";
 
 describe("mail outbox", () => {

@@ -6,8 +6,8 @@ import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mailOutbox } from "../db/schema";
-import { createTestApp, type TestApp } from "../test-helpers";
-import { type Family, parsePrometheusText, sampleValue } from "../test-prometheus-text";
+import { createTestApp, type TestApp } from "../testing/app";
+import { type Family, parsePrometheusText, sampleValue } from "../testing/prometheus-text";
 import { listenForMetrics } from "./metrics-server";
 
 const BUDDY_METRICS = [

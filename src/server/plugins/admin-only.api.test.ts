@@ -8,7 +8,7 @@ import {
   organizations,
   teamInvitations,
 } from "../db/schema";
-import { addMember, createOrganization, createTestApp, type TestApp } from "../test-helpers";
+import { addMember, createOrganization, createTestApp, type TestApp } from "../testing/app";
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof createOrganization>>;

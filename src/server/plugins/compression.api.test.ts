@@ -3,11 +3,12 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createApiKey,
-  createOrganization,
+  type createOrganization,
   createTestApp,
   STRONG_PASSWORD,
   type TestApp,
-} from "../test-helpers";
+} from "../testing/app";
+import { createSharedAds } from "../testing/buddies";
 import { COMPRESSION_THRESHOLD } from "./compression";
 
 let t: TestApp;
@@ -18,29 +19,12 @@ const BROWSER = { "user-agent": "Mozilla/5.0 Chrome/130", "accept-encoding": "gz
 
 beforeAll(async () => {
   t = await createTestApp();
-  caller = await createOrganization(t, "zipcaller");
-  buddy = await createOrganization(t, "zipbuddy");
+  ({ sharer: caller, advertiser: buddy } = await createSharedAds(
+    t,
+    ["zipcaller", "zipbuddy"],
+    [{ name: "Zip deal", description: "About it", ctaText: "Try it" }],
+  ));
   apiKey = (await createApiKey(t, caller)).key;
-  const relationship = await t.app.inject({
-    method: "POST",
-    url: "/api/relationships",
-    headers: caller.headers,
-    payload: { organizationId: buddy.organizationId, type: "complement" },
-  });
-  expect(relationship.statusCode, relationship.body).toBeLessThan(300);
-  const collateral = await t.app.inject({
-    method: "POST",
-    url: "/api/marketing/collateral",
-    headers: buddy.headers,
-    payload: {
-      name: "Zip deal",
-      description: "About it",
-      ctaText: "Try it",
-      ctaUrl: `https://${buddy.domain}/go`,
-      status: "active",
-    },
-  });
-  expect(collateral.statusCode, collateral.body).toBeLessThan(300);
 });
 afterAll(() => t.close());
 

@@ -1,7 +1,7 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BROWSER_USER_AGENT, createBuddies } from "../test-buddies";
-import { createApiKey, createTestApp, type TestApp } from "../test-helpers";
+import { createApiKey, createTestApp, type TestApp } from "../testing/app";
+import { BROWSER_USER_AGENT, createBuddies } from "../testing/buddies";
 
 // Errors raised before a route runs, and hostile input on the public routes, over a real socket
 // where it matters: Node's HTTP parser sits before Fastify, and the caches answer a second hit.

@@ -4,8 +4,8 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../db/client";
 import { createStripeGateway } from "../modules/billing/billing-gateway";
-import { createBuddies } from "../test-buddies";
-import { addMember, createApiKey, createTestApp, type TestApp } from "../test-helpers";
+import { addMember, createApiKey, createTestApp, type TestApp } from "../testing/app";
+import { createBuddies } from "../testing/buddies";
 import {
   type BaseValues,
   type FuzzCase,
@@ -14,7 +14,7 @@ import {
   type OpenApiDocument,
   type Operation,
   operationsOf,
-} from "../test-route-fuzz";
+} from "../testing/route-fuzz";
 
 /**
  * Issue 15: every route, walked from the OpenAPI document so none can be forgotten, answers

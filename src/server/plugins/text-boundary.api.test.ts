@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBuddies } from "../test-buddies";
-import { authHeader, createApiKey, createTestApp, signUpVerified, type TestApp } from "../test-helpers";
+import { authHeader, createApiKey, createTestApp, signUpVerified, type TestApp } from "../testing/app";
+import { createBuddies } from "../testing/buddies";
 
 // Issue 15: one rule for text (src/shared/text.ts) in every body, path and query, and in jsonb.
 let t: TestApp;

@@ -13,7 +13,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { LightMyRequestResponse } from "fastify";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../test-helpers";
+import { createTestApp, type TestApp } from "../testing/app";
 import { CACHE_CONTROL } from "./web";
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHANNELS } from "../../db/change-notifications";
-import { createOrganization, createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../test-helpers";
+import { createOrganization, createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../testing/app";
 import { pickRandom } from "./ads.service";
 
 let t: TestApp;

@@ -5,7 +5,7 @@ import type { ChangeNotifications } from "../../db/change-notifications";
 import type { Database } from "../../db/client";
 import { apiKeys, organizations } from "../../db/schema";
 import { generateToken } from "../../lib/tokens";
-import { openTestDatabase } from "../../test-database";
+import { openTestDatabase } from "../../testing/database";
 import { createApiKeyAuthenticator } from "./api-key-authenticator";
 import { createApiKey } from "./api-keys.service";
 

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CHANNELS, LISTENER_APPLICATION_NAME } from "../../db/change-notifications";
 import { apiKeys } from "../../db/schema";
-import { createOrganization, createTestApp, type TestApp } from "../../test-helpers";
+import { createOrganization, createTestApp, type TestApp } from "../../testing/app";
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 

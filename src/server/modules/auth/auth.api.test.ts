@@ -10,8 +10,8 @@ import {
   signUpVerified,
   TEST_PUBLIC_URL,
   type TestApp,
-} from "../../test-helpers";
-import { tokenFrom } from "../../test-mail-receiver";
+} from "../../testing/app";
+import { tokenFrom } from "../../testing/mail-receiver";
 
 let t: TestApp;
 beforeAll(async () => {

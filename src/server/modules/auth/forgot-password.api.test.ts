@@ -5,9 +5,9 @@ import type { Database } from "../../db/client";
 import { mailOutbox, oneTimeTokens, sessions, users } from "../../db/schema";
 import { hashPassword } from "../../lib/passwords";
 import { hashToken } from "../../lib/tokens";
-import { openTestDatabase } from "../../test-database";
-import { createTestApp, signUpVerified, TEST_PUBLIC_URL, type TestApp } from "../../test-helpers";
-import { tokenFrom } from "../../test-mail-receiver";
+import { createTestApp, signUpVerified, TEST_PUBLIC_URL, type TestApp } from "../../testing/app";
+import { openTestDatabase } from "../../testing/database";
+import { tokenFrom } from "../../testing/mail-receiver";
 import { requestPasswordReset } from "./password-reset-request";
 
 // CONTRACT §3: forgot-password must not tell which addresses have accounts, not even by its time.

@@ -6,7 +6,7 @@ import {
   STRONG_PASSWORD,
   signUpVerified,
   type TestApp,
-} from "../../test-helpers";
+} from "../../testing/app";
 
 const forgot = (t: TestApp, email: string) =>
   t.app.inject({ method: "POST", url: "/api/forgot-password", payload: { email } });

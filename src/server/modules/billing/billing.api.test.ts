@@ -1,9 +1,9 @@
 import { BILLING_MESSAGES } from "@shared/billing";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMember, createOrganization, createTestApp, type TestApp } from "../../test-helpers";
+import { addMember, createOrganization, createTestApp, type TestApp } from "../../testing/app";
+import { startFakeStripe } from "../../testing/fake-stripe";
 import { createStripeGateway } from "./billing-gateway";
-import { startFakeStripe } from "./test-fake-stripe";
 
 const FREE = { plan: "free", subscriptionStatus: null, currentPeriodEnd: null, cancelAtPeriodEnd: false };
 const WEBHOOK_SECRET = "whsec_test_secret";

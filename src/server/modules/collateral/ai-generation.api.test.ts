@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FixtureSite, startFixtureSite } from "../../test-fixture-site";
-import { createOrganization, createTestApp, type TestApp } from "../../test-helpers";
+import { createOrganization, createTestApp, type TestApp } from "../../testing/app";
+import { type FixtureSite, startFixtureSite } from "../../testing/fixture-site";
 
 /** An OpenAI-compatible endpoint on localhost answering what the test says. */
 let answer: { status: number; content: string } = { status: 200, content: "{}" };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMember, createOrganization, createTestApp, type TestApp } from "../../test-helpers";
+import { addMember, createOrganization, createTestApp, type TestApp } from "../../testing/app";
 
 let t: TestApp;
 let a: Awaited<ReturnType<typeof createOrganization>>;

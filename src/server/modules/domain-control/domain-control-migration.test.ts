@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openPglite, openPostgres, rowsOf } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
-import { createScratchDatabase, MIGRATIONS_FOLDER } from "../../test-database";
+import { createScratchDatabase, MIGRATIONS_FOLDER } from "../../testing/database";
 
 /**
  * Migration 0008 on organizations set up before proof was required: the state is built at 0007

@@ -2,7 +2,6 @@ import { DOMAIN_MESSAGES } from "@shared/domain-verification";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizations } from "../../db/schema";
-import { createDomainProofTestApp, type DnsServer, type Sites } from "../../test-domain-proof";
 import {
   addMember,
   authHeader,
@@ -11,7 +10,8 @@ import {
   onboardingForm,
   signUpVerified,
   type TestApp,
-} from "../../test-helpers";
+} from "../../testing/app";
+import { createDomainProofTestApp, type DnsServer, type Sites } from "../../testing/domain-proof";
 
 let t: TestApp;
 let dns: DnsServer;

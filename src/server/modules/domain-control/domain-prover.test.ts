@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type DnsServer, type Sites, startDnsServer, startSites } from "../../test-domain-proof";
+import { type DnsServer, type Sites, startDnsServer, startSites } from "../../testing/domain-proof";
 import { createDomainProver, type DomainProver } from "./domain-prover";
 
 const TOKEN = "tok_claimant_0123456";

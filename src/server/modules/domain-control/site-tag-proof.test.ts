@@ -1,6 +1,6 @@
 import { siteVerificationMetaTag } from "@shared/domain-verification";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { homePage, type Sites, startSites } from "../../test-domain-proof";
+import { homePage, type Sites, startSites } from "../../testing/domain-proof";
 import { siteTagProvesDomain } from "./site-tag-proof";
 
 const TOKEN = "tok_right_0123456789";

@@ -1,6 +1,6 @@
 import { siteVerificationTxtRecord } from "@shared/domain-verification";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type DnsServer, startDnsServer } from "../../test-domain-proof";
+import { type DnsServer, startDnsServer } from "../../testing/domain-proof";
 import { txtRecordProvesDomain } from "./txt-record-proof";
 
 const TOKEN = "tok_right_0123456789";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notificationPreferences } from "../../db/schema";
-import { addMember, createOrganization, createTestApp, type TestApp } from "../../test-helpers";
+import { addMember, createOrganization, createTestApp, type TestApp } from "../../testing/app";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import {
   createTestApp,
   signUpVerified,
   type TestApp,
-} from "../../test-helpers";
+} from "../../testing/app";
 
 let t: TestApp;
 beforeAll(async () => {

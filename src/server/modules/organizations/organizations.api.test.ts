@@ -7,7 +7,7 @@ import {
   createTestApp,
   TEST_PUBLIC_URL,
   type TestApp,
-} from "../../test-helpers";
+} from "../../testing/app";
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof createOrganization>>;
@@ -98,7 +98,7 @@ describe("organization profile", () => {
   });
 
   it("needs an organization: a user before onboarding gets 403", async () => {
-    const { signUpVerified } = await import("../../test-helpers");
+    const { signUpVerified } = await import("../../testing/app");
     const { token } = await signUpVerified(t, "no-org@example.com");
     expect((await t.app.inject({ url: "/api/organization", headers: authHeader(token) })).statusCode).toBe(
       403,
@@ -255,7 +255,7 @@ describe("site metadata", () => {
   );
 
   it("reads the name and description of a real site (a local fixture, allowed only by OUTBOUND_ALLOW_PRIVATE)", async () => {
-    const { startFixtureSite } = await import("../../test-fixture-site");
+    const { startFixtureSite } = await import("../../testing/fixture-site");
     const site = await startFixtureSite((_request, response) => {
       response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       response.end(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOrganization, createTestApp, type TestApp } from "../../test-helpers";
+import { createOrganization, createTestApp, type TestApp } from "../../testing/app";
 
 let t: TestApp;
 let acme: Awaited<ReturnType<typeof createOrganization>>;

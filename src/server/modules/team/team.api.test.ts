@@ -12,8 +12,8 @@ import {
   signUpVerified,
   TEST_PUBLIC_URL,
   type TestApp,
-} from "../../test-helpers";
-import { linkFrom, tokenFrom } from "../../test-mail-receiver";
+} from "../../testing/app";
+import { linkFrom, tokenFrom } from "../../testing/mail-receiver";
 import { createSession } from "../auth/sessions";
 
 let t: TestApp;

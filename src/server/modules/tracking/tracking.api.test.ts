@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickEvents, conversions } from "../../db/schema";
-import { createOrganization, createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../test-helpers";
+import { createOrganization, createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../testing/app";
+import { createSharedAds } from "../../testing/buddies";
 import { createClickIds } from "./clicks/click-id";
 import { signTrackedLink } from "./links/link-signature";
 
@@ -16,32 +17,21 @@ const BROWSER =
 
 beforeAll(async () => {
   t = await createTestApp();
-  a = await createOrganization(t, "sharer");
-  b = await createOrganization(t, "advertiser");
-  await t.app.inject({
-    method: "POST",
-    url: "/api/relationships",
-    headers: a.headers,
-    payload: { organizationId: b.organizationId, type: "complement" },
-  });
-  const created = await t.app.inject({
-    method: "POST",
-    url: "/api/marketing/collateral",
-    headers: b.headers,
-    payload: {
-      name: "Try Advertiser",
-      description: "The best tool.",
-      ctaText: "Start",
-      ctaUrl: "https://www.advertiser.example/start?utm_source=buddy&plan=pro",
-      status: "active",
-    },
-  });
-  collateralId = created.json().id;
-  const list = await t.app.inject({
-    url: `/api/marketing/collateral?organizationId=${b.organizationId}`,
-    headers: a.headers,
-  });
-  trackedUrl = list.json()[0].trackedUrl;
+  const shared = await createSharedAds(
+    t,
+    ["sharer", "advertiser"],
+    [
+      {
+        name: "Try Advertiser",
+        description: "The best tool.",
+        ctaText: "Start",
+        ctaUrl: "https://www.advertiser.example/start?utm_source=buddy&plan=pro",
+      },
+    ],
+  );
+  ({ sharer: a, advertiser: b } = shared);
+  collateralId = shared.adIds[0] as string;
+  trackedUrl = shared.trackedUrls[0] as string;
 });
 afterAll(() => t.close());
 

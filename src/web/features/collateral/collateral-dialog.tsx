@@ -7,18 +7,10 @@ import {
   createCollateralSchema,
 } from "@shared/collateral";
 import { useForm, useWatch } from "react-hook-form";
-import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { FormDialogFooter } from "@/components/ui/form-dialog-footer";
 import { FormField } from "@/components/ui/form-field";
 import { FormTextarea } from "@/components/ui/form-textarea";
-import { Spinner } from "@/components/ui/spinner";
 import { useGenerateCollateralDraft, useSaveCollateral } from "@/features/collateral/api";
 import { CharacterCount } from "@/features/collateral/character-count";
 import { collateralFormValues, withGeneratedContent } from "@/features/collateral/collateral-form";
@@ -118,15 +110,12 @@ export function CollateralDialog({ collateral, onClose }: CollateralDialogProps)
           />
           <ImageUrlField control={form.control} />
           {editing ? <StatusSelectField control={form.control} /> : null}
-          <DialogFooter>
-            <Button type="button" variant="outline" disabled={generate.isPending} onClick={requestClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={save.isPending || generate.isPending} aria-busy={save.isPending}>
-              {save.isPending ? <Spinner /> : null}
-              {editing ? "Update" : "Create"}
-            </Button>
-          </DialogFooter>
+          <FormDialogFooter
+            submitLabel={editing ? "Update" : "Create"}
+            pending={save.isPending}
+            submitDisabled={generate.isPending}
+            cancelDisabled={generate.isPending}
+          />
         </form>
       </DialogContent>
     </Dialog>

@@ -8,13 +8,12 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from "@/components/ui/dialog";
+import { FormDialogFooter } from "@/components/ui/form-dialog-footer";
 import { FormField } from "@/components/ui/form-field";
-import { Spinner } from "@/components/ui/spinner";
 import { useInviteContact } from "@/features/relationships/api";
 
 type InviteContactDialogProps = {
@@ -58,15 +57,7 @@ export function InviteContactDialog({ relationshipId, organizationName }: Invite
             autoComplete="off"
             placeholder="contact@company.com"
           />
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => changeOpen(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={invite.isPending} aria-busy={invite.isPending}>
-              {invite.isPending ? <Spinner /> : null}
-              Send Invitation
-            </Button>
-          </DialogFooter>
+          <FormDialogFooter submitLabel="Send Invitation" pending={invite.isPending} cancelDisabled={false} />
         </form>
       </DialogContent>
     </Dialog>

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database, Db } from "../../../db/client";
 import * as schema from "../../../db/schema";
 import { clickEvents, pairDailyStats } from "../../../db/schema";
-import { BROWSER_USER_AGENT, createBuddies } from "../../../test-buddies";
-import { openTestDatabase } from "../../../test-database";
-import { createTestApp, type TestApp } from "../../../test-helpers";
+import { createTestApp, type TestApp } from "../../../testing/app";
+import { BROWSER_USER_AGENT, createBuddies } from "../../../testing/buddies";
+import { openTestDatabase } from "../../../testing/database";
 import { storeClicks } from "./click-store";
 
 /** The same database, through a Drizzle instance that notes every statement it sends. */

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Database } from "../../../db/client";
 import { visitorSalts } from "../../../db/schema";
 import { hmac } from "../../../lib/tokens";
-import { openTestDatabase } from "../../../test-database";
+import { openTestDatabase } from "../../../testing/database";
 import { createVisitorHasher, createVisitorSalts } from "./visitor-hash";
 
 const at = (iso: string) => Date.parse(iso);

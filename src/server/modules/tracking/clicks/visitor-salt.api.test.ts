@@ -1,7 +1,8 @@
 import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickEvents, visitorSalts } from "../../../db/schema";
-import { createOrganization, createTestApp, type TestApp } from "../../../test-helpers";
+import { createTestApp, type TestApp } from "../../../testing/app";
+import { createSharedAds } from "../../../testing/buddies";
 
 // Two instances of the app on one database, as two processes behind a load balancer would be.
 let a: TestApp;
@@ -14,31 +15,12 @@ const BROWSER =
 beforeAll(async () => {
   a = await createTestApp();
   b = await createTestApp({ database: a.database });
-  const sharer = await createOrganization(a, "saltsharer");
-  const advertiser = await createOrganization(a, "saltadvertiser");
-  await a.app.inject({
-    method: "POST",
-    url: "/api/relationships",
-    headers: sharer.headers,
-    payload: { organizationId: advertiser.organizationId, type: "complement" },
-  });
-  await a.app.inject({
-    method: "POST",
-    url: "/api/marketing/collateral",
-    headers: advertiser.headers,
-    payload: {
-      name: "Salted",
-      description: "Test",
-      ctaText: "Go",
-      ctaUrl: "https://saltadvertiser.example/go",
-      status: "active",
-    },
-  });
-  const list = await a.app.inject({
-    url: `/api/marketing/collateral?organizationId=${advertiser.organizationId}`,
-    headers: sharer.headers,
-  });
-  const url = new URL(list.json()[0].trackedUrl);
+  const { trackedUrls } = await createSharedAds(
+    a,
+    ["saltsharer", "saltadvertiser"],
+    [{ name: "Salted", description: "Test", ctaText: "Go", ctaUrl: "https://saltadvertiser.example/go" }],
+  );
+  const url = new URL(trackedUrls[0] as string);
   trackedPath = url.pathname + url.search;
 });
 afterAll(async () => {

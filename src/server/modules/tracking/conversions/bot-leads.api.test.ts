@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickEvents, conversions } from "../../../db/schema";
 import {
   createApiKey,
-  createOrganization,
+  type createOrganization,
   createTestApp,
   TEST_PUBLIC_URL,
   type TestApp,
-} from "../../../test-helpers";
+} from "../../../testing/app";
+import { createSharedAds } from "../../../testing/buddies";
 
 // CONTRACT §5: a hit that is not a person's never carries a click id that can record a lead.
 let t: TestApp;
@@ -27,34 +28,18 @@ const bclickidOf = (location: string | null | undefined) =>
 
 beforeAll(async () => {
   t = await createTestApp();
-  sharer = await createOrganization(t, "botsharer");
-  advertiser = await createOrganization(t, "botadvertiser");
-  await t.app.inject({
-    method: "POST",
-    url: "/api/relationships",
-    headers: sharer.headers,
-    payload: { organizationId: advertiser.organizationId, type: "complement" },
-  });
-  for (const name of ["First ad", "Second ad"]) {
-    const created = await t.app.inject({
-      method: "POST",
-      url: "/api/marketing/collateral",
-      headers: advertiser.headers,
-      payload: {
-        name,
-        description: "The best tool.",
-        ctaText: "Start",
-        ctaUrl: "https://botadvertiser.example/start?utm_source=buddy",
-        status: "active",
-      },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-  }
-  const list = await t.app.inject({
-    url: `/api/marketing/collateral?organizationId=${advertiser.organizationId}`,
-    headers: sharer.headers,
-  });
-  links = list.json().map((item: { trackedUrl: string }) => pathOf(item.trackedUrl));
+  const shared = await createSharedAds(
+    t,
+    ["botsharer", "botadvertiser"],
+    ["First ad", "Second ad"].map((name) => ({
+      name,
+      description: "The best tool.",
+      ctaText: "Start",
+      ctaUrl: "https://botadvertiser.example/start?utm_source=buddy",
+    })),
+  );
+  ({ sharer, advertiser } = shared);
+  links = shared.trackedUrls.map(pathOf) as [string, string];
   const short = await t.app.inject({
     method: "POST",
     url: "/api/short-url",

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../../db/client";
 import { conversions, pairDailyStats } from "../../../db/schema";
-import { openTestDatabase } from "../../../test-database";
+import { openTestDatabase } from "../../../testing/database";
 import { createClickIds } from "../clicks/click-id";
 import { type StoredConversion, storeConversions } from "./conversion-store";
 import { createConversionRecorder } from "./conversions.service";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conversions } from "../../../db/schema";
-import { createOrganization, createTestApp, type TestApp } from "../../../test-helpers";
+import { createOrganization, createTestApp, type TestApp } from "../../../testing/app";
 
 // The pixel needs no key, so each client address may record only so many new leads a minute.
 const LIMIT = 3;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickEvents, pairDailyStats } from "../../../db/schema";
-import { createOrganization, createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../../test-helpers";
+import { createOrganization, createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../../testing/app";
 import { signTrackedLink } from "./link-signature";
 
 /**

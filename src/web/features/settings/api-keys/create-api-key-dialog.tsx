@@ -13,9 +13,8 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/components/ui/dialog";
+import { FormDialogFooter } from "@/components/ui/form-dialog-footer";
 import { FormField } from "@/components/ui/form-field";
-import { FormMessage } from "@/components/ui/form-message";
-import { Spinner } from "@/components/ui/spinner";
 import { useCreateApiKey } from "@/features/settings/api-keys/api";
 import { CreatedApiKey } from "@/features/settings/api-keys/created-api-key";
 import { errorMessage } from "@/lib/api-client";
@@ -77,23 +76,11 @@ export function CreateApiKeyDialog() {
                 autoComplete="off"
                 placeholder="e.g. Production API Key"
               />
-              <FormMessage role="alert">
-                {create.isError ? errorMessage(create.error, "Failed to create API key") : null}
-              </FormMessage>
-              <DialogFooter>
-                <Button
-                  type="button"
-                  variant="outline"
-                  disabled={create.isPending}
-                  onClick={() => changeOpen(false)}
-                >
-                  Cancel
-                </Button>
-                <Button type="submit" disabled={create.isPending} aria-busy={create.isPending}>
-                  {create.isPending ? <Spinner /> : null}
-                  Create
-                </Button>
-              </DialogFooter>
+              <FormDialogFooter
+                submitLabel="Create"
+                pending={create.isPending}
+                error={create.isError ? errorMessage(create.error, "Failed to create API key") : null}
+              />
             </form>
           </>
         )}

@@ -8,16 +8,14 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from "@/components/ui/dialog";
+import { FormDialogFooter } from "@/components/ui/form-dialog-footer";
 import { FormField } from "@/components/ui/form-field";
-import { FormMessage } from "@/components/ui/form-message";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { Spinner } from "@/components/ui/spinner";
 import { useInviteTeamMember } from "@/features/settings/team/api";
 import { ROLE_LABELS } from "@/features/settings/team/role-labels";
 import { errorMessage } from "@/lib/api-client";
@@ -83,23 +81,11 @@ export function InviteMemberDialog() {
               </SelectContent>
             </Select>
           </div>
-          <FormMessage role="alert">
-            {invite.isError ? errorMessage(invite.error, "Failed to invite team member") : null}
-          </FormMessage>
-          <DialogFooter>
-            <Button
-              type="button"
-              variant="outline"
-              disabled={invite.isPending}
-              onClick={() => changeOpen(false)}
-            >
-              Cancel
-            </Button>
-            <Button type="submit" disabled={invite.isPending} aria-busy={invite.isPending}>
-              {invite.isPending ? <Spinner /> : null}
-              Send Invitation
-            </Button>
-          </DialogFooter>
+          <FormDialogFooter
+            submitLabel="Send Invitation"
+            pending={invite.isPending}
+            error={invite.isError ? errorMessage(invite.error, "Failed to invite team member") : null}
+          />
         </form>
       </DialogContent>
     </Dialog>

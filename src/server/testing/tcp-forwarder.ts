@@ -1,7 +1,7 @@
 // A TCP relay in front of a real server, which a test switches between relaying and refusing
 // (nothing listening on its port), to make a database unreachable without stopping it.
 import { connect, createServer, type Server, type Socket } from "node:net";
-import { freePort } from "./test-buddy-process";
+import { freePort } from "./buddy-process";
 
 export type TcpForwarder = {
   port: number;

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type BuddyProcess, freePort, startBuddy } from "../test-buddy-process";
+import { type BuddyProcess, freePort, startBuddy } from "../buddy-process";
 import {
   type Haproxy,
   type LocalPostgres,
@@ -12,8 +12,8 @@ import {
   startHaproxy,
   startLocalPostgres,
   startLocalRedis,
-} from "../test-local-servers";
-import { type MailReceiver, startMailReceiver } from "../test-mail-receiver";
+} from "../local-servers";
+import { type MailReceiver, startMailReceiver } from "../mail-receiver";
 
 export type InstanceName = "a" | "b";
 

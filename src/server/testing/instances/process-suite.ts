@@ -1,7 +1,7 @@
 // What every instance test file shares: HAProxy's presence decides skip or fail, and a failed test
 // prints the servers' last lines.
 import { afterEach } from "vitest";
-import { haproxyInstalled } from "../test-local-servers";
+import { haproxyInstalled } from "../local-servers";
 
 /**
  * Without haproxy a developer's run skips the balancer tests with a message; CI installs it

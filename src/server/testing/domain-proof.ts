@@ -2,11 +2,11 @@ import { createSocket } from "node:dgram";
 import { Resolver } from "node:dns/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import * as dnsPacket from "dns-packet";
-import { siteVerificationMetaTag, siteVerificationTxtRecord } from "../shared/domain-verification";
-import { type SafeFetchOptions, safeFetch } from "./lib/safe-fetch";
-import type { PageFetch } from "./modules/domain-control/site-tag-proof";
-import { startFixtureSite } from "./test-fixture-site";
-import { createTestApp } from "./test-helpers";
+import { siteVerificationMetaTag, siteVerificationTxtRecord } from "../../shared/domain-verification";
+import { type SafeFetchOptions, safeFetch } from "../lib/safe-fetch";
+import type { PageFetch } from "../modules/domain-control/site-tag-proof";
+import { createTestApp } from "./app";
+import { startFixtureSite } from "./fixture-site";
 
 /**
  * Local stand-ins for what a domain's owner controls (CONTRACT §4 proofs (b) and (c)): a real DNS

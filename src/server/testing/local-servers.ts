@@ -9,7 +9,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import pg from "pg";
-import { freePort } from "./test-buddy-process";
+import { freePort } from "./buddy-process";
 
 /** A child ended by a signal has a signalCode and no exitCode. */
 const alive = (child: ChildProcess | undefined): boolean =>

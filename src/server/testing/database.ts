@@ -1,9 +1,9 @@
 import path from "node:path";
 import pg from "pg";
-import { type Database, openPglite, openPostgres } from "./db/client";
-import { runMigrations } from "./db/migrate";
+import { type Database, openPglite, openPostgres } from "../db/client";
+import { runMigrations } from "../db/migrate";
 
-export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, "db/migrations");
+export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, "../db/migrations");
 
 /**
  * A PostgreSQL server for tests that need a real one whatever TEST_DATABASE_URL says (cutting its

@@ -1,7 +1,7 @@
 // Two organizations that are each other's Buddy, an active ad and its short link, made through the
 // public API of one origin (a server, or the balancer in front of several), as users would.
-import { createOrganization } from "../test-buddy-process";
-import type { MailReceiver } from "../test-mail-receiver";
+import { createOrganization } from "../buddy-process";
+import type { MailReceiver } from "../mail-receiver";
 
 /** A reader's browser: clicks and pixels from anything else may be judged a bot. */
 export const browserAgent = (tag: string | number) =>

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type MailReceiver, startMailReceiver, tokenFrom } from "./test-mail-receiver";
+import { type MailReceiver, startMailReceiver, tokenFrom } from "./mail-receiver";
 
-const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
+const PROJECT_ROOT = path.resolve(import.meta.dirname, "../../..");
 
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePrometheusText } from "./test-prometheus-text";
+import { parsePrometheusText } from "./prometheus-text";
 
 describe("the strict exposition-format reader of the metrics tests", () => {
   it("reads families, labels with escapes, and special values", () => {

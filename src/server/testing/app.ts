@@ -4,18 +4,18 @@ import path from "node:path";
 import { normalizeWebsite } from "@shared/website";
 import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
-import { buildApp } from "./app";
-import { type Config, loadConfig } from "./config";
+import { buildApp } from "../app";
+import { type Config, loadConfig } from "../config";
 import {
   type ChangeNotifications,
   createChangeNotifications,
   type ListenerOptions,
-} from "./db/change-notifications";
-import type { Database } from "./db/client";
-import type { BillingGateway } from "./modules/billing/billing-gateway";
-import type { DomainProverOptions } from "./modules/domain-control/domain-prover";
-import { MIGRATIONS_FOLDER, openTestDatabase } from "./test-database";
-import { type MailReceiver, startMailReceiver, tokenFrom } from "./test-mail-receiver";
+} from "../db/change-notifications";
+import type { Database } from "../db/client";
+import type { BillingGateway } from "../modules/billing/billing-gateway";
+import type { DomainProverOptions } from "../modules/domain-control/domain-prover";
+import { MIGRATIONS_FOLDER, openTestDatabase } from "./database";
+import { type MailReceiver, startMailReceiver, tokenFrom } from "./mail-receiver";
 
 export const TEST_PUBLIC_URL = "http://buddy.test";
 export const STRONG_PASSWORD = "Sup3r-secret!";
@@ -42,7 +42,7 @@ export async function createTestApp(
     listener?: ListenerOptions;
     /** Billing against a local fake Stripe. */
     billingGateway?: BillingGateway;
-    /** Proofs of domain control against local sites and a local DNS server (test-domain-proof.ts). */
+    /** Proofs of domain control against local sites and a local DNS server (testing/domain-proof.ts). */
     domainProof?: Pick<DomainProverOptions, "fetchPage" | "resolver">;
     /** Fastify's logger option (pino's, with a `stream` to read the log); none by default. */
     logger?: object;
@@ -192,7 +192,7 @@ export async function createOrganization(t: TestApp, label: string, overrides: O
 export async function addMember(t: TestApp, organizationId: string, role: "member" | "admin" = "member") {
   const email = `member-${crypto.randomUUID().slice(0, 8)}@example.com`;
   const { token, user } = await signUpVerified(t, email);
-  const { memberships } = await import("./db/schema");
+  const { memberships } = await import("../db/schema");
   await t.database.db.insert(memberships).values({ organizationId, userId: user.id, role, status: "active" });
   return { token, email, userId: user.id, headers: authHeader(token) };
 }

@@ -1,7 +1,7 @@
 // A steady stream of clicks on a short link from a few concurrent readers, every answer kept with
 // its time, so a test can say what was answered before, during and after a fault.
-import { query } from "../test-local-servers";
-import { browserAgent, clickIdOf } from "./test-partners";
+import { query } from "../local-servers";
+import { browserAgent, clickIdOf } from "./partners";
 
 export type Answer = {
   /** When the answer (or the failure) arrived, ms since epoch. */

@@ -1,0 +1,121 @@
+import { expect } from "vitest";
+import { createOrganization, TEST_PUBLIC_URL, type TestApp } from "./app";
+
+/** A POST that must succeed (any 2xx, or exactly `status`): set-up, not the behaviour under test. */
+async function postOk(
+  t: TestApp,
+  headers: Record<string, string>,
+  url: string,
+  payload: object,
+  status?: number,
+) {
+  const response = await t.app.inject({ method: "POST", url, headers, payload });
+  if (status === undefined) expect(response.statusCode, response.body).toBeLessThan(300);
+  else expect(response.statusCode, response.body).toBe(status);
+  return response.json();
+}
+
+export const BROWSER_USER_AGENT =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+
+/**
+ * Two organizations that are each other's Buddies, each with an active ad on its own site, and a
+ * browser's click on the partner's tracked link to the first one's ad: a click id the first
+ * organization (and its API key) can record leads for, and the link's short form.
+ */
+export async function createBuddies(t: TestApp, labels: [string, string]) {
+  const org = await createOrganization(t, labels[0]);
+  const partner = await createOrganization(t, labels[1]);
+  const post = (headers: Record<string, string>, url: string, payload: object) =>
+    postOk(t, headers, url, payload);
+  const adOf = async (headers: Record<string, string>) => {
+    const { website } = (await t.app.inject({ url: "/api/organization", headers })).json();
+    const ad = {
+      name: "Try it",
+      description: "The best tool.",
+      ctaText: "Start",
+      ctaUrl: `${website}/start`,
+    };
+    return post(headers, "/api/marketing/collateral", { ...ad, status: "active" });
+  };
+  const relationships = {
+    toPartner: await post(org.headers, "/api/relationships", {
+      organizationId: partner.organizationId,
+      type: "complement",
+    }),
+    toOrg: await post(partner.headers, "/api/relationships", {
+      organizationId: org.organizationId,
+      type: "complement",
+    }),
+  };
+  const ads = { org: await adOf(org.headers), partner: await adOf(partner.headers) };
+  const listed = await t.app.inject({
+    url: `/api/marketing/collateral?organizationId=${org.organizationId}`,
+    headers: partner.headers,
+  });
+  const trackedUrl: string = listed.json()[0].trackedUrl;
+  const click = await t.app.inject({
+    url: trackedUrl.slice(TEST_PUBLIC_URL.length),
+    headers: { "user-agent": BROWSER_USER_AGENT },
+  });
+  const clickId = new URL(click.headers.location as string).searchParams.get("bclickid") ?? "";
+  const { shortUrl } = await post(partner.headers, "/api/short-url", { longUrl: trackedUrl });
+  return {
+    org,
+    partner,
+    relationships,
+    ads,
+    trackedUrl,
+    clickId,
+    shortPath: (shortUrl as string).slice(TEST_PUBLIC_URL.length),
+  };
+}
+
+/** An ad's fields; without `ctaUrl` it links to `https://<advertiser's domain>/go`. */
+export type AdFields = { name: string; description: string; ctaText: string; ctaUrl?: string };
+
+/**
+ * Two organizations, a sharer and an advertiser: the sharer has added the advertiser as its Buddy
+ * (one way), and the advertiser has published one active ad per entry of `ads`. Returns the ads' ids
+ * in the order given, and the sharer's tracked links to them as the collateral list orders them.
+ */
+export async function createSharedAds(
+  t: TestApp,
+  labels: [sharer: string, advertiser: string],
+  ads: AdFields[],
+) {
+  const sharer = await createOrganization(t, labels[0]);
+  const advertiser = await createOrganization(t, labels[1]);
+  const relationship = await postOk(
+    t,
+    sharer.headers,
+    "/api/relationships",
+    {
+      organizationId: advertiser.organizationId,
+      type: "complement",
+    },
+    201,
+  );
+  const adIds: string[] = [];
+  for (const ad of ads) {
+    const ctaUrl = ad.ctaUrl ?? `https://${advertiser.domain}/go`;
+    const created = await postOk(
+      t,
+      advertiser.headers,
+      "/api/marketing/collateral",
+      {
+        ...ad,
+        ctaUrl,
+        status: "active",
+      },
+      201,
+    );
+    adIds.push(created.id);
+  }
+  const list = await t.app.inject({
+    url: `/api/marketing/collateral?organizationId=${advertiser.organizationId}`,
+    headers: sharer.headers,
+  });
+  const trackedUrls: string[] = list.json().map((item: { trackedUrl: string }) => item.trackedUrl);
+  return { sharer, advertiser, relationshipId: relationship.id as string, adIds, trackedUrls };
+}
