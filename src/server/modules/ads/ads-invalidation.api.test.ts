@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { DbOrTx } from "../../db/client";
-import { createApiKey, createOrganization, createTestApp, type TestApp } from "../../test-helpers";
+import { createApiKey, createOrganization, createTestApp, type TestApp } from "../../testing/app";
 import { createCollateral, deleteCollateral, updateCollateral } from "../collateral/collateral.service";
 import { markDomainProven } from "../domain-control/domain-control.service";
 import { updateOrganization } from "../organizations/organizations.service";
