@@ -5,9 +5,9 @@ import type { SessionResponse } from "@shared/auth";
 import { StrictMode, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { type Notice, saveNotice } from "@/app/notice";
-import { paths } from "@/app/paths";
 import { useLazyNotices } from "@/components/ui/lazy-toaster";
 import { AuthPage } from "@/features/auth/auth-page";
+import { paths } from "@/lib/paths";
 import { getToken, setToken } from "@/lib/token-store";
 
 const container = document.getElementById("root");

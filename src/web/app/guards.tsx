@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { Navigate, Outlet } from "react-router";
-import { paths } from "@/app/paths";
 import { PageLoader } from "@/components/layout/page-loader";
+import { paths } from "@/lib/paths";
 import { clearSession, getToken, hasFinishedOnboarding, useCurrentUser } from "@/lib/session";
 
 /**

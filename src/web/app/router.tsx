@@ -1,8 +1,8 @@
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { RedirectSignedIn, RequireOnboarded, RequireOnboardingPending } from "@/app/guards";
-import { paths } from "@/app/paths";
 import { PageLoader } from "@/components/layout/page-loader";
 import { RouteError } from "@/components/layout/route-error";
+import { paths } from "@/lib/paths";
 
 /** The pages inside the dashboard shell (paths are absolute, from `paths`). */
 const dashboardPages: RouteObject[] = [

@@ -3,8 +3,8 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useCallback, useSyncExternalStore } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { toast } from "sonner";
-import { isPublicPath, paths } from "@/app/paths";
 import { ApiError, apiRequest, errorMessage } from "@/lib/api-client";
+import { isPublicPath, paths } from "@/lib/paths";
 import { queryClient } from "@/lib/query-client";
 import { clearSession, getToken, onSessionCleared, setToken, subscribeToToken } from "@/lib/token-store";
 

@@ -11,6 +11,7 @@ import { conflict, notFound } from "../../errors";
 import { renderMail } from "../../mail/mail-layout";
 import { enqueueMail } from "../../mail/outbox";
 import { loadUser, withOnboardingState } from "../auth/current-user";
+import { productByName } from "../catalog/catalog-lookup";
 import {
   assertCheckInterval,
   markDomainProven,
@@ -25,7 +26,6 @@ import {
   websiteFor,
 } from "../organizations/organizations.service";
 import { addRelationship } from "../relationships/relationships.service";
-import { productByName } from "../suggestions/catalog-lookup";
 import { computeSuggestions, forgetPlatformOrganizations } from "../suggestions/suggestions.service";
 
 export type OnboardingResult = { status: 200 | 201 | 202; user: User; message: string };

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { appState, organizations } from "../../db/schema";
-import { CATALOG } from "../suggestions/catalog";
+import { CATALOG } from "../catalog/catalog";
 import { websiteFor } from "./organizations.service";
 
 const STATE_KEY = "catalog_seed";

@@ -6,9 +6,9 @@ import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { DbOrTx } from "../../db/client";
 import { organizations } from "../../db/schema";
 import { badRequest, conflict, notFound } from "../../errors";
+import { categoryName } from "../catalog/catalog-lookup";
 import { unprovenDomainChanges, verifiedEmailOf } from "../domain-control/domain-control.service";
 import { emailProvesDomain } from "../domain-control/email-proof";
-import { categoryName } from "../suggestions/catalog-lookup";
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 

@@ -1,10 +1,10 @@
 import type { organizations } from "../../db/schema";
-import { resolveProviderDomain } from "../suggestions/catalog";
+import { resolveProviderDomain } from "../catalog/catalog";
 import {
   classifyCategoryFit,
   hasNativeIntegration,
   partnershipStrength,
-} from "../suggestions/partnership-strength";
+} from "../catalog/partnership-strength";
 
 type Org = Pick<
   typeof organizations.$inferSelect,

@@ -4,6 +4,7 @@ import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { DbOrTx } from "../../db/client";
 import { dismissedSuggestions, organizations, relationships } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
+import { categoryForDomain } from "../catalog/catalog-lookup";
 import {
   domainOf,
   findOrCreateOrganization,
@@ -11,7 +12,6 @@ import {
   type OrganizationRow,
   toOrganization,
 } from "../organizations/organizations.service";
-import { categoryForDomain } from "../suggestions/catalog-lookup";
 import { strengthBetween } from "./relationship-strength";
 
 type RelationshipRow = typeof relationships.$inferSelect;

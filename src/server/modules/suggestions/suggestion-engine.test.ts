@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findCatalogCategory, listCategoryProducts } from "./catalog";
+import { findCatalogCategory, listCategoryProducts } from "../catalog/catalog";
 import {
   DEFAULT_SUGGESTION_LIMITS,
   type EcosystemSuggestions,

@@ -9,8 +9,8 @@ import {
   listIntegrationPartners,
   type ProviderKind,
   resolveProviderDomain,
-} from "./catalog";
-import { rankCategoriesByText } from "./text-relevance";
+} from "../catalog/catalog";
+import { rankCategoriesByText } from "../catalog/text-relevance";
 
 /** SPEC §3 and §9: competitors and direct-integration tools 0.9, other tools 0.7. */
 /** SPEC §9 confidence values, shared with the web. */

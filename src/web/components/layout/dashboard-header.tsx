@@ -1,8 +1,8 @@
 import { LogOut, Menu } from "lucide-react";
 import { Link } from "react-router";
-import { paths } from "@/app/paths";
 import { BrandLogo } from "@/components/layout/brand-logo";
 import { Button } from "@/components/ui/button";
+import { paths } from "@/lib/paths";
 import { useCurrentUser, useSignOut } from "@/lib/session";
 
 type DashboardHeaderProps = {

@@ -9,7 +9,7 @@ import {
   ShieldBan,
 } from "lucide-react";
 import { NavLink } from "react-router";
-import { paths } from "@/app/paths";
+import { paths } from "@/lib/paths";
 import { cn } from "@/lib/utils";
 
 type NavItem = { label: string; to: string; icon: LucideIcon; end?: boolean };

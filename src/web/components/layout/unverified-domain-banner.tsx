@@ -1,7 +1,7 @@
 import { TriangleAlert } from "lucide-react";
 import { Link } from "react-router";
-import { paths } from "@/app/paths";
 import { useOrganization } from "@/hooks/use-organization";
+import { paths } from "@/lib/paths";
 
 /**
  * Every dashboard page says so while the organization's domain is not proven (CONTRACT §4): its

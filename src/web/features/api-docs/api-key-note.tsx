@@ -1,7 +1,7 @@
 import { Info } from "lucide-react";
 import { Link } from "react-router";
-import { paths } from "@/app/paths";
 import type { DocumentedOperation } from "@/features/api-docs/openapi-operations";
+import { paths } from "@/lib/paths";
 
 export const API_KEYS_SETTINGS_HREF = `${paths.settings}?tab=api`;
 

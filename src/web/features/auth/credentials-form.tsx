@@ -1,7 +1,6 @@
 import type { MessageResponse, SessionResponse } from "@shared/auth";
 import { type LoginInput, loginSchema, type RegisterInput, registerSchema } from "@shared/auth-rules";
 import { useState } from "react";
-import { paths } from "@/app/paths";
 import { Button } from "@/components/ui/button";
 import { FieldFrame } from "@/components/ui/field-frame";
 import { Input } from "@/components/ui/input";
@@ -9,6 +8,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { PasswordChecklist } from "@/features/auth/password-checklist";
 import { useSchemaForm } from "@/features/auth/use-schema-form";
 import { apiRequest, errorMessage } from "@/lib/api-client";
+import { paths } from "@/lib/paths";
 import { clearSession } from "@/lib/token-store";
 
 export type CredentialsMode = "login" | "register";

@@ -4,11 +4,11 @@ import { MailCheck } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router";
-import { paths } from "@/app/paths";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Spinner } from "@/components/ui/spinner";
 import { useForgotPassword } from "@/features/auth/api";
+import { paths } from "@/lib/paths";
 import { cn } from "@/lib/utils";
 
 const linkClass = "text-center text-primary text-sm underline-offset-4 hover:underline";

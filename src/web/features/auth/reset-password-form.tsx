@@ -4,11 +4,11 @@ import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { z } from "zod";
-import { paths } from "@/app/paths";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Spinner } from "@/components/ui/spinner";
 import { useResetPassword } from "@/features/auth/api";
+import { paths } from "@/lib/paths";
 import { cn } from "@/lib/utils";
 
 /** SPEC §9: the redirect to /auth after a successful reset. */

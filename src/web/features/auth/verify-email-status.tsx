@@ -1,9 +1,9 @@
 import { CircleX } from "lucide-react";
 import { useNavigate, useSearchParams } from "react-router";
-import { paths } from "@/app/paths";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { useEmailVerification } from "@/features/auth/api";
+import { paths } from "@/lib/paths";
 
 /** SPEC §2 Verify email: pending, then either home (on success) or the error and a way back. */
 export function VerifyEmailStatus() {

@@ -6,8 +6,8 @@ import { normalizeWebsite } from "@shared/website";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
-import { paths } from "@/app/paths";
 import { apiRequest, errorMessage } from "@/lib/api-client";
+import { paths } from "@/lib/paths";
 import { invalidateApiPaths, queryClient } from "@/lib/query-client";
 import { CURRENT_USER_KEY } from "@/lib/session";
 

@@ -1,10 +1,10 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import { ArrowDownLeft, ArrowUpRight, Handshake, Inbox, Send, ShieldBan } from "lucide-react";
-import { paths } from "@/app/paths";
 import { useClicksMetrics, useLeadsMetrics, useRelationshipList } from "@/features/overview/api";
 import { countActiveRelationships } from "@/features/overview/count-relationships";
 import { LoadError } from "@/features/overview/load-error";
 import { StatCard, type StatCardProps } from "@/features/overview/stat-card";
+import { paths } from "@/lib/paths";
 
 /** Maps a query to a card's status and number without repeating the three-way check six times. */
 function fromQuery<T>(query: UseQueryResult<T>, pick: (data: T) => number) {

@@ -1,6 +1,5 @@
 import type { RelationshipType } from "@shared/relationships";
 import type { LucideIcon } from "lucide-react";
-import { toolDetailPath } from "@/app/paths";
 import { CardGridSkeleton } from "@/components/card-grid-skeleton";
 import { EmptyState } from "@/components/empty-state";
 import { PageHeader } from "@/components/layout/page-header";
@@ -10,6 +9,7 @@ import { AddOrganizationControl } from "@/features/relationships/add-organizatio
 import { useRelationships, useRemoveRelationship } from "@/features/relationships/api";
 import { RelationshipCard } from "@/features/relationships/relationship-card";
 import { useSearchFilter } from "@/hooks/use-search-filter";
+import { toolDetailPath } from "@/lib/paths";
 
 export type RelationshipListConfig = {
   type: RelationshipType;

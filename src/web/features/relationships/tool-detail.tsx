@@ -2,7 +2,6 @@ import type { Relationship } from "@shared/relationships";
 import { ArrowLeft, SearchX } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { paths } from "@/app/paths";
 import { EmptyState } from "@/components/empty-state";
 import { PageHeader } from "@/components/layout/page-header";
 import { QueryError } from "@/components/query-error";
@@ -11,6 +10,7 @@ import { useRelationship } from "@/features/relationships/api";
 import { InviteContactDialog } from "@/features/relationships/invite-contact-dialog";
 import { ToolProfileCard } from "@/features/relationships/tool-profile-card";
 import { ApiError } from "@/lib/api-client";
+import { paths } from "@/lib/paths";
 
 type ToolDetailProps = {
   id: string;

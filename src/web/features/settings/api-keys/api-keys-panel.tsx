@@ -1,6 +1,5 @@
 import { KeyRound } from "lucide-react";
 import { Link } from "react-router";
-import { paths } from "@/app/paths";
 import { EmptyState } from "@/components/empty-state";
 import { QueryError } from "@/components/query-error";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -9,6 +8,7 @@ import { useApiKeys } from "@/features/settings/api-keys/api";
 import { ApiKeyList } from "@/features/settings/api-keys/api-key-list";
 import { CreateApiKeyDialog } from "@/features/settings/api-keys/create-api-key-dialog";
 import { errorMessage } from "@/lib/api-client";
+import { paths } from "@/lib/paths";
 import { useCurrentUser } from "@/lib/session";
 
 /** Settings → API Keys tab (SPEC §2). Keys are an admin matter on the server (CONTRACT §7). */

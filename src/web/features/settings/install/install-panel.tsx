@@ -1,6 +1,5 @@
 import { CONVERSION_TYPES } from "@shared/tracking";
 import { Link } from "react-router";
-import { paths } from "@/app/paths";
 import { CodeBlock } from "@/components/code-block";
 import { QueryError } from "@/components/query-error";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -13,6 +12,7 @@ import {
   conversionScriptTag,
   serverConversionExample,
 } from "@/features/settings/install/install-snippets";
+import { paths } from "@/lib/paths";
 
 /**
  * Settings → Install (SPEC §2): the click-tracking and conversion-tracking scripts, each ready to

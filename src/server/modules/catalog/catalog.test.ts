@@ -10,9 +10,9 @@ import {
   PROVIDER_DOMAINS,
   resolveProviderDomain,
 } from "./catalog";
-import categoriesJson from "./catalog/categories.json" with { type: "json" };
-import integrationsJson from "./catalog/integrations.json" with { type: "json" };
-import productsJson from "./catalog/products.json" with { type: "json" };
+import categoriesJson from "./data/categories.json" with { type: "json" };
+import integrationsJson from "./data/integrations.json" with { type: "json" };
+import productsJson from "./data/products.json" with { type: "json" };
 
 // The catalog check: these read the JSON files directly, so they hold even if loadCatalog's own
 // validation were loosened.

@@ -1,14 +1,14 @@
 import type { MARKETING_PROVIDERS, TRANSACTIONAL_PROVIDERS } from "@shared/onboarding";
 import { isValidDomain, normalizeWebsite } from "@shared/website";
 import { z } from "zod";
-import categoriesJson from "./catalog/categories.json" with { type: "json" };
-import integrationsJson from "./catalog/integrations.json" with { type: "json" };
-import productsJson from "./catalog/products.json" with { type: "json" };
+import categoriesJson from "./data/categories.json" with { type: "json" };
+import integrationsJson from "./data/integrations.json" with { type: "json" };
+import productsJson from "./data/products.json" with { type: "json" };
 
 /**
  * The curated catalog of real software products behind suggestions: categories (with the map of
  * which categories complement which), products, and known native integrations between products.
- * The data lives in ./catalog/*.json; it is validated once at load so a bad edit fails at start-up
+ * The data lives in ./data/*.json; it is validated once at load so a bad edit fails at start-up
  * (and in catalog.test.ts) instead of producing odd suggestions.
  */
 
