@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { constants as zlibConstants } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
+import type { Plugin } from "vite";
 import { compression, defineAlgorithm } from "vite-plugin-compression2";
 import { defineConfig } from "vitest/config";
 
@@ -21,12 +22,27 @@ const appAlias = [
   ...alias,
 ];
 
+/**
+ * The page's first paint is the static shell in the HTML and its stylesheet; the scripts only take
+ * over from it. Marked low, they no longer compete with the stylesheet for a slow connection.
+ */
+const scriptsAfterPaint: Plugin = {
+  name: "buddy:scripts-after-paint",
+  apply: "build",
+  transformIndexHtml: {
+    order: "post",
+    handler: (html) =>
+      html.replace(/<(script type="module"|link rel="modulepreload")/g, '<$1 fetchpriority="low"'),
+  },
+};
+
 export default defineConfig(({ mode }) => ({
   root: "src/web",
   publicDir: "public",
   plugins: [
     react(),
     tailwindcss(),
+    scriptsAfterPaint,
     // The server sends these files as they are (plugins/web.ts, preCompressed), so they are made once
     // here at the highest levels, which would cost too much per request. Text only: images and fonts
     // are compressed already. Below 256 bytes a response fits in one packet either way; a file whose

@@ -15,6 +15,9 @@ const CHROME_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 1);
 /** A folder to write each run's HTML report to, to see what an audit found. */
 const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
+/** `LIGHTHOUSE_PAGES=/dashboard` and `LIGHTHOUSE_PRESETS=mobile` audit only some pages or presets. */
+const PAGES = process.env.LIGHTHOUSE_PAGES?.split(",");
+const PRESETS = process.env.LIGHTHOUSE_PRESETS?.split(",");
 const CATEGORIES = ["performance", "accessibility", "best-practices"] as const;
 const TARGET = 95;
 
@@ -149,8 +152,8 @@ async function main() {
       { page: "/auth", token: undefined },
       { page: "/dashboard", token },
     ];
-    for (const { page, token: pageToken } of pages) {
-      for (const preset of Object.keys(presets)) {
+    for (const { page, token: pageToken } of pages.filter(({ page }) => !PAGES || PAGES.includes(page))) {
+      for (const preset of Object.keys(presets).filter((name) => !PRESETS || PRESETS.includes(name))) {
         const runs: Result[] = [];
         for (let run = 0; run < RUNS; run++) {
           const lhr = await auditWithRetries(`${buddy.origin}${page}`, preset, pageToken);

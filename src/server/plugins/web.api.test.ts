@@ -104,6 +104,14 @@ function decoded(response: LightMyRequestResponse): Buffer {
 }
 
 describe("the web build", () => {
+  it("marks the page's scripts low priority, so the stylesheet its static shell needs comes first", () => {
+    const html = file("index.html").toString();
+    const scripts = html.match(/<(script|link rel="modulepreload")[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain('fetchpriority="low"');
+    expect(html).toMatch(/<link rel="stylesheet"(?![^>]*fetchpriority)[^>]*>/);
+  });
+
   it("writes a Brotli and a gzip copy beside each text file worth it, with the same content", () => {
     for (const name of [mainJs, css, "index.html", "favicon.svg"]) {
       const original = file(name);

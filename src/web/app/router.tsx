@@ -1,12 +1,14 @@
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { RedirectSignedIn, RequireOnboarded, RequireOnboardingPending } from "@/app/guards";
+import { DashboardLayoutRoute, dashboardLayoutLoader } from "@/app/routes/dashboard-layout";
+import { OverviewRoute, overviewLoader } from "@/app/routes/overview";
 import { PageLoader } from "@/components/layout/page-loader";
 import { RouteError } from "@/components/layout/route-error";
 import { paths } from "@/lib/paths";
 
 /** The pages inside the dashboard shell (paths are absolute, from `paths`). */
 const dashboardPages: RouteObject[] = [
-  { index: true, lazy: () => import("./routes/overview").then((m) => ({ Component: m.OverviewRoute })) },
+  { index: true, Component: OverviewRoute, loader: overviewLoader },
   { path: paths.tools, lazy: () => import("./routes/tools").then((m) => ({ Component: m.ToolsRoute })) },
   {
     path: paths.toolDetail,
@@ -35,8 +37,10 @@ const dashboardPages: RouteObject[] = [
 ];
 
 /**
- * Every screen is a lazy chunk, so /auth never downloads dashboard code. Guards stay in the
- * entry chunk: they are small and decide where to go before any screen loads.
+ * The dashboard's shell and its home page come with the entry, since a signed-in visit starts
+ * there: no lazy step between the session and the first screen. Every other screen is a lazy
+ * chunk (the sign-in page has an entry of its own, auth.html). Guards stay in the entry chunk:
+ * they are small and decide where to go before any screen loads.
  */
 export const routes: RouteObject[] = [
   {
@@ -74,8 +78,8 @@ export const routes: RouteObject[] = [
         element: <RequireOnboarded />,
         children: [
           {
-            lazy: () =>
-              import("./routes/dashboard-layout").then((m) => ({ Component: m.DashboardLayoutRoute })),
+            Component: DashboardLayoutRoute,
+            loader: dashboardLayoutLoader,
             children: [
               {
                 // Inside the shell: a crashing page is replaced by the error, the shell stays.

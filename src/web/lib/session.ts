@@ -41,12 +41,37 @@ async function fetchCurrentUser(): Promise<MeResponse | null> {
   }
 }
 
+function currentUserQuery() {
+  return { queryKey: CURRENT_USER_KEY, queryFn: fetchCurrentUser };
+}
+
+/**
+ * Starts the signed-in user's fetch as the app starts, beside the download of the screen's code,
+ * instead of after the first render. The same rule as `useCurrentUser`: a token, a private path.
+ */
+export function prefetchCurrentUser(pathname: string) {
+  if (getToken() !== null && !isPublicPath(pathname)) void queryClient.prefetchQuery(currentUserQuery());
+}
+
+/** The signed-in user once known, if onboarded: a dashboard route's data may be fetched for them. */
+export async function loadOnboardedUser(): Promise<User | null> {
+  if (getToken() === null) return null;
+  try {
+    const user = (await queryClient.ensureQueryData(currentUserQuery()))?.user ?? null;
+    return user && hasFinishedOnboarding(user) ? user : null;
+  } catch {
+    // A dead token clears the session, and the cache with it, while its fetch is running: that
+    // fetch is cancelled, and there is no user. The guards then send the visitor to /auth.
+    return null;
+  }
+}
+
 /** SPEC §2/§4: the signed-in user, fetched only with a token and never on the public screens. */
 export function useCurrentUser() {
   const token = useToken();
   const { pathname } = useLocation();
   const enabled = token !== null && !isPublicPath(pathname);
-  const query = useQuery({ queryKey: CURRENT_USER_KEY, queryFn: fetchCurrentUser, enabled });
+  const query = useQuery({ ...currentUserQuery(), enabled });
   return { token, user: query.data?.user ?? null, isPending: enabled && query.isPending };
 }
 

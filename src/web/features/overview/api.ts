@@ -30,3 +30,12 @@ export function useActivity() {
 export function useRelationshipList() {
   return useQuery<Relationship[]>({ queryKey: [RELATIONSHIPS_PATH] });
 }
+
+/** The overview's GETs, to start before it renders; the shell's route starts the organization's. */
+export const OVERVIEW_API_PATHS = [
+  RELATIONSHIPS_PATH,
+  CLICKS_METRICS_PATH,
+  LEADS_METRICS_PATH,
+  DAILY_METRICS_PATH,
+  ACTIVITY_PATH,
+] as const;

@@ -1,4 +1,5 @@
 import type { DailyMetrics } from "@shared/tracking";
+import { once } from "@/lib/once";
 
 export type DayMetrics = DailyMetrics[number];
 export type SeriesKey = Exclude<keyof DayMetrics, "day">;
@@ -107,11 +108,13 @@ export function labelledDayIndexes(count: number, layout: ChartLayout): number[]
 }
 
 /** Days arrive as `YYYY-MM-DD` (UTC); read them in UTC so no time zone shifts the date. */
-const DAY_FORMAT = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+const dayFormat = once(
+  () => new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" }),
+);
 
 export function formatDay(day: string): string {
   const date = new Date(`${day}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? day : DAY_FORMAT.format(date);
+  return Number.isNaN(date.getTime()) ? day : dayFormat().format(date);
 }
 
 export function describeDay(day: DayMetrics): string {

@@ -1,4 +1,5 @@
 import type { Activity } from "@shared/tracking";
+import { once } from "@/lib/once";
 
 export type ActivityItem = Activity[number];
 
@@ -24,8 +25,8 @@ export function describeActivity({ kind, organization, detail }: ActivityItem): 
 }
 
 /** The UI is English; a fixed locale keeps the wording the same for every viewer. */
-const RELATIVE = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
-const ABSOLUTE = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
+const relative = once(() => new Intl.RelativeTimeFormat("en", { numeric: "auto" }));
+const absolute = once(() => new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }));
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["year", 365 * 24 * 3600],
@@ -41,12 +42,12 @@ export function formatRelativeTime(iso: string, now: number = Date.now()): strin
   const seconds = Math.round((now - new Date(iso).getTime()) / 1000);
   if (Number.isNaN(seconds)) return iso;
   for (const [unit, size] of UNITS) {
-    if (seconds >= size) return RELATIVE.format(-Math.floor(seconds / size), unit);
+    if (seconds >= size) return relative().format(-Math.floor(seconds / size), unit);
   }
   return "just now";
 }
 
 export function formatAbsoluteTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : ABSOLUTE.format(date);
+  return Number.isNaN(date.getTime()) ? iso : absolute().format(date);
 }

@@ -2,8 +2,9 @@ import type { LucideIcon } from "lucide-react";
 import { Link } from "react-router";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
+import { once } from "@/lib/once";
 
-const NUMBER_FORMAT = new Intl.NumberFormat("en-US");
+const numberFormat = once(() => new Intl.NumberFormat("en-US"));
 
 export type StatCardProps = {
   /** Stable id for tests and e2e selectors (`data-stat`), e.g. `clicks-sent`. */
@@ -39,7 +40,7 @@ export function StatCard({ id, label, description, icon: Icon, href, value, stat
               {status === "error" || value === undefined ? (
                 <span title="Not available">—</span>
               ) : (
-                NUMBER_FORMAT.format(value)
+                numberFormat().format(value)
               )}
             </p>
           )}
