@@ -52,6 +52,15 @@ function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
+/** The session a sent token stands for, kept on the request; a dead token is a 401 that clears it. */
+async function signIn(app: FastifyInstance, request: FastifyRequest, token: string): Promise<SessionAuth> {
+  // Tokens longer than ours are not ours: skip the hash and the query.
+  const auth = token.length <= 128 ? await app.resolveSession(token) : null;
+  if (!auth) throw unauthorized(AUTH_MESSAGES.sessionExpired, { clearToken: true });
+  request.auth = auth;
+  return auth;
+}
+
 /** Access is declared on every route and enforced here; a route without it stops start-up. */
 export function registerAuth(app: FastifyInstance, options: { resolveSession: SessionResolver }) {
   app.decorate("resolveSession", options.resolveSession);
@@ -74,10 +83,7 @@ export function registerAuth(app: FastifyInstance, options: { resolveSession: Se
     }
     const token = bearerToken(request);
     if (!token) throw unauthorized(AUTH_MESSAGES.unauthenticated, { clearToken: true });
-    // Tokens longer than ours are not ours: skip the hash and the query.
-    const auth = token.length <= 128 ? await app.resolveSession(token) : null;
-    if (!auth) throw unauthorized(AUTH_MESSAGES.sessionExpired, { clearToken: true });
-    request.auth = auth;
+    const auth = await signIn(app, request, token);
     if (access === "user") return;
     if (!auth.organizationId) throw forbidden("Complete your company set-up first");
     if (access === "admin" && auth.role !== "admin") throw forbidden("Only admins can do this");
@@ -117,9 +123,7 @@ export async function resolveOptionalMember(
 ): Promise<MemberAuth | null> {
   const token = bearerToken(request);
   if (!token) return null;
-  const auth = token.length <= 128 ? await app.resolveSession(token) : null;
-  if (!auth) throw unauthorized(AUTH_MESSAGES.sessionExpired, { clearToken: true });
-  request.auth = auth;
+  const auth = await signIn(app, request, token);
   return auth.organizationId && auth.role ? (auth as MemberAuth) : null;
 }
 

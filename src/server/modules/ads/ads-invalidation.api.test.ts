@@ -57,6 +57,14 @@ function recordingPublisher() {
 }
 const adsChangedInTransaction = [{ channel: CHANNELS.adsChanged, inTransaction: true }];
 
+/** One service call through a recording publisher: it must publish adsChanged in its transaction. */
+async function expectAdsChanged<T>(call: (changes: ChangePublisher) => Promise<T>): Promise<T> {
+  const { changes, published } = recordingPublisher();
+  const result = await call(changes);
+  expect(published).toEqual(adsChangedInTransaction);
+  return result;
+}
+
 describe("services publish the Ads API's changes", () => {
   it("drops the cached ads at once when collateral is archived through the service", async () => {
     const db = t.database.db;
@@ -77,56 +85,47 @@ describe("services publish the Ads API's changes", () => {
 
   it("publishes adsChanged inside the transaction of every change to collateral", async () => {
     const db = t.database.db;
-    const created = recordingPublisher();
-    const item = await createCollateral(db, created.changes, {
-      organizationId: buddy.organizationId,
-      createdByOrganizationId: buddy.organizationId,
-      fields: fields("Recorded"),
-    });
-    expect(created.published).toEqual(adsChangedInTransaction);
-
-    const updated = recordingPublisher();
-    await updateCollateral(db, updated.changes, buddy.organizationId, item.id, { status: "archived" });
-    expect(updated.published).toEqual(adsChangedInTransaction);
-
-    const deleted = recordingPublisher();
-    await deleteCollateral(db, deleted.changes, buddy.organizationId, item.id);
-    expect(deleted.published).toEqual(adsChangedInTransaction);
+    const item = await expectAdsChanged((changes) =>
+      createCollateral(db, changes, {
+        organizationId: buddy.organizationId,
+        createdByOrganizationId: buddy.organizationId,
+        fields: fields("Recorded"),
+      }),
+    );
+    await expectAdsChanged((changes) =>
+      updateCollateral(db, changes, buddy.organizationId, item.id, { status: "archived" }),
+    );
+    await expectAdsChanged((changes) => deleteCollateral(db, changes, buddy.organizationId, item.id));
   });
 
   it("publishes adsChanged inside the transaction of every change to relationships and the block list", async () => {
     const db = t.database.db;
-    const added = recordingPublisher();
-    const { relationship } = await addRelationship(db, added.changes, caller.organizationId, {
-      organizationId: buddy.organizationId,
-      type: "competitor",
-    });
-    expect(added.published).toEqual(adsChangedInTransaction);
-
-    const updated = recordingPublisher();
-    await updateRelationship(db, updated.changes, caller.organizationId, relationship.id, {
-      type: "complement",
-    });
-    expect(updated.published).toEqual(adsChangedInTransaction);
-
-    const deleted = recordingPublisher();
-    await deleteRelationship(db, deleted.changes, caller.organizationId, relationship.id);
-    expect(deleted.published).toEqual(adsChangedInTransaction);
+    const { relationship } = await expectAdsChanged((changes) =>
+      addRelationship(db, changes, caller.organizationId, {
+        organizationId: buddy.organizationId,
+        type: "competitor",
+      }),
+    );
+    await expectAdsChanged((changes) =>
+      updateRelationship(db, changes, caller.organizationId, relationship.id, { type: "complement" }),
+    );
+    await expectAdsChanged((changes) =>
+      deleteRelationship(db, changes, caller.organizationId, relationship.id),
+    );
   });
 
   it("publishes adsChanged inside the transaction of an organization's change or proof", async () => {
     const db = t.database.db;
-    const updated = recordingPublisher();
-    await updateOrganization(
-      db,
-      updated.changes,
-      { organizationId: buddy.organizationId, userId: buddy.userId },
-      { name: "Invbuddy renamed", website: `https://${buddy.domain}`, description: "Renamed" },
+    await expectAdsChanged((changes) =>
+      updateOrganization(
+        db,
+        changes,
+        { organizationId: buddy.organizationId, userId: buddy.userId },
+        { name: "Invbuddy renamed", website: `https://${buddy.domain}`, description: "Renamed" },
+      ),
     );
-    expect(updated.published).toEqual(adsChangedInTransaction);
-
-    const proven = recordingPublisher();
-    await markDomainProven(db, proven.changes, buddy.organizationId, "email", buddy.domain);
-    expect(proven.published).toEqual(adsChangedInTransaction);
+    await expectAdsChanged((changes) =>
+      markDomainProven(db, changes, buddy.organizationId, "email", buddy.domain),
+    );
   });
 });

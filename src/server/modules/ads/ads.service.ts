@@ -106,8 +106,9 @@ export function adsJsonBody(ads: readonly ServedAd[]): string {
 /**
  * The eligible set is cached five minutes per organization (CONTRACT §6) and dropped on every
  * instance when collateral, relationships or an organization change (the services that change
- * them publish CHANNELS.adsChanged in their transaction), or when the change listener had a gap. Unlike API keys it stays in use while the listener is down: the five minutes already bound
- * how stale it may be. Short codes never change, so they are cached for good.
+ * them publish CHANNELS.adsChanged in their transaction), or when the change listener had a gap.
+ * Unlike API keys it stays in use while the listener is down: the five minutes already bound how
+ * stale it may be. Short codes never change, so they are cached for good.
  */
 export function createAdsService(deps: {
   db: Db;

@@ -169,6 +169,9 @@ export async function createCollateral(
 }
 
 /** Only the creator may change or delete it (CONTRACT §5); anyone else gets 404. */
+const createdBy = (organizationId: string, id: string) =>
+  and(eq(collateral.id, id), eq(collateral.createdByOrganizationId, organizationId));
+
 export async function updateCollateral(
   db: DbOrTx,
   changes: ChangePublisher,
@@ -176,7 +179,7 @@ export async function updateCollateral(
   id: string,
   input: UpdateCollateralInput,
 ): Promise<Collateral> {
-  const mine = and(eq(collateral.id, id), eq(collateral.createdByOrganizationId, organizationId));
+  const mine = createdBy(organizationId, id);
   const [current] = await db
     .select({ organizationId: collateral.organizationId })
     .from(collateral)
@@ -206,7 +209,7 @@ export async function deleteCollateral(
   await db.transaction(async (tx) => {
     const [row] = await tx
       .delete(collateral)
-      .where(and(eq(collateral.id, id), eq(collateral.createdByOrganizationId, organizationId)))
+      .where(createdBy(organizationId, id))
       .returning({ id: collateral.id });
     if (!row) throw notFound("Collateral not found");
     await changes.publish(tx, CHANNELS.adsChanged);
