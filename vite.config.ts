@@ -1,3 +1,4 @@
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { constants as zlibConstants } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
@@ -36,6 +37,54 @@ const scriptsAfterPaint: Plugin = {
   },
 };
 
+/**
+ * Every module the app's entry (`main.tsx`) imports statically goes into one chunk, which the page
+ * loads at once anyway. Left to the bundler, the modules it shares with lazy screens become some
+ * twenty small files, and on a phone's connection each costs a round trip of its own before the
+ * first screen can render. Lazy screens keep their own chunks. The sign-in page, built from its
+ * own entry, is left alone: it is one file already.
+ */
+function firstScreenChunk(): Plugin {
+  let entry = "";
+  let members: Set<string> | undefined;
+  return {
+    name: "buddy:first-screen-chunk",
+    apply: "build",
+    config: () => ({
+      build: {
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [
+                {
+                  name: (id, ctx) => {
+                    if (!members) {
+                      members = new Set();
+                      const pending = [entry];
+                      for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+                        if (members.has(next)) continue;
+                        members.add(next);
+                        pending.push(...(ctx.getModuleInfo(next)?.importedIds ?? []));
+                      }
+                    }
+                    return members.has(id) ? "app" : null;
+                  },
+                },
+              ],
+            },
+          },
+        },
+      },
+    }),
+    configResolved(config) {
+      entry = path.join(config.root, "main.tsx");
+    },
+    buildStart() {
+      members = undefined;
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => ({
   root: "src/web",
   publicDir: "public",
@@ -43,6 +92,7 @@ export default defineConfig(({ mode }) => ({
     react(),
     tailwindcss(),
     scriptsAfterPaint,
+    firstScreenChunk(),
     // The server sends these files as they are (plugins/web.ts, preCompressed), so they are made once
     // here at the highest levels, which would cost too much per request. Text only: images and fonts
     // are compressed already. Below 256 bytes a response fits in one packet either way; a file whose

@@ -24,8 +24,10 @@ const repoRoot = path.resolve(import.meta.dirname, "../../..");
 let workDir: string;
 let webRoot: string;
 let t: TestApp;
-/** The entry chunk: large enough to be compressed. */
+/** The chunk of everything the entry imports: large enough to be compressed. */
 let mainJs: string;
+/** The chunk of a screen loaded on demand, which shares a module with the first screen. */
+let lazyJs: string;
 /** A lazy chunk under the build's threshold, which gets no compressed copies. */
 let tinyJs: string;
 let css: string;
@@ -43,16 +45,26 @@ beforeAll(async () => {
     `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="UTF-8" />\n<title>Buddy</title>\n` +
       `<meta name="description" content="Buddy: partner-ecosystem marketing for software companies" />\n` +
       `<link rel="icon" type="image/svg+xml" href="/favicon.svg" />\n</head>\n` +
-      `<body><div id="root"></div><script type="module" src="/main.ts"></script></body>\n</html>\n`,
+      `<body><div id="root"></div><script type="module" src="/main.tsx"></script></body>\n</html>\n`,
   );
   writeFileSync(
-    path.join(source, "main.ts"),
-    `import "./style.css";\nimport { words } from "./words";\n` +
-      `document.body.textContent = words.join(" ");\n` +
+    path.join(source, "main.tsx"),
+    `import "./style.css";\nimport { words } from "./words";\nimport { label } from "./label";\n` +
+      `document.body.textContent = label(words);\n` +
+      `document.body.addEventListener("dblclick", () => import("./lazy").then((m) => m.lazy()));\n` +
       `document.body.addEventListener("click", () => import("./tiny").then((m) => m.tiny()));\n`,
   );
   writeFileSync(path.join(source, "words.ts"), `export const words = ${JSON.stringify(WORDS)};\n`);
   writeFileSync(path.join(source, "tiny.ts"), `export const tiny = () => 1;\n`);
+  // Used by the first screen and by a lazy one: on its own, the bundler would give it a chunk.
+  writeFileSync(
+    path.join(source, "label.ts"),
+    `export function label(words: string[]) {\n  return words.map((word, i) => \`\${i}: \${word}\`).join(" ");\n}\n`,
+  );
+  writeFileSync(
+    path.join(source, "lazy.ts"),
+    `import { label } from "./label";\nexport const lazy = () => label(${JSON.stringify(WORDS.slice(0, 20))});\n`,
+  );
   writeFileSync(
     path.join(source, "style.css"),
     Array.from({ length: 80 }, (_, i) => `.card-${i} { padding: ${i}px; color: #123456; }`).join("\n"),
@@ -72,8 +84,8 @@ beforeAll(async () => {
     build: { outDir: webRoot, emptyOutDir: true },
   });
   const assets = readdirSync(path.join(webRoot, "assets"));
-  const entry = readFileSync(path.join(webRoot, "index.html"), "utf8").match(/assets\/(index-[\w-]+\.js)/);
-  mainJs = `assets/${entry?.[1]}`;
+  mainJs = `assets/${assets.find((file) => file.startsWith("app-") && file.endsWith(".js"))}`;
+  lazyJs = `assets/${assets.find((file) => file.startsWith("lazy-") && file.endsWith(".js"))}`;
   tinyJs = `assets/${assets.find((file) => file.startsWith("tiny-") && file.endsWith(".js"))}`;
   css = `assets/${assets.find((file) => file.endsWith(".css"))}`;
   // The sign-in page's own entry, as `vite build --config vite.auth.config.ts` adds it.
@@ -110,6 +122,22 @@ describe("the web build", () => {
     expect(scripts.length).toBeGreaterThan(0);
     for (const tag of scripts) expect(tag).toContain('fetchpriority="low"');
     expect(html).toMatch(/<link rel="stylesheet"(?![^>]*fetchpriority)[^>]*>/);
+  });
+
+  it("puts all the first screen imports into one chunk the page preloads, and leaves lazy screens apart", () => {
+    const html = file("index.html").toString();
+    expect(html).toContain(`href="/${mainJs}"`);
+    const scripts = readdirSync(path.join(webRoot, "assets")).filter((name) => name.endsWith(".js"));
+    // The entry, the chunk of its imports and the two lazy screens: the module the first screen
+    // shares with a lazy one (label.ts) is in the first screen's chunk, not in one of its own.
+    expect(scripts.map((name) => name.replace(/-[\w-]+\.js$/, "")).sort()).toEqual([
+      "app",
+      "index",
+      "lazy",
+      "tiny",
+    ]);
+    expect(file(mainJs).toString()).toContain("partner-0-ecosystem-0");
+    expect(file(lazyJs).toString()).toMatch(/from\s*"\.\/app-[\w-]+\.js"/);
   });
 
   it("writes a Brotli and a gzip copy beside each text file worth it, with the same content", () => {
