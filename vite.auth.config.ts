@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig, mergeConfig } from "vite";
-import app from "./vite.config";
+import app from "./vite.config.ts";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 

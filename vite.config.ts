@@ -57,6 +57,7 @@ function firstScreenChunk(): Plugin {
             codeSplitting: {
               groups: [
                 {
+                  debugName: "first screen",
                   name: (id, ctx) => {
                     if (!members) {
                       members = new Set();
