@@ -24,6 +24,10 @@ await nextTask();
 // tailwind-merge builds its class map on its first call: here, rather than inside the first render.
 cn("");
 await nextTask();
+// The page's first Intl object loads ICU's data, whatever its kind: tens of milliseconds on a slow
+// phone, which would otherwise land inside the render that first formats a number or a date.
+new Intl.NumberFormat("en-US").format(0);
+await nextTask();
 const root = createRoot(container);
 // As a transition, React renders the first screen in slices and lets the browser in between.
 startTransition(() =>
