@@ -5,6 +5,7 @@ import { RouterProvider } from "react-router/dom";
 import { takeNotice } from "@/app/notice";
 import { AppProviders } from "@/app/providers";
 import { createAppRouter } from "@/app/router";
+import { numberFormat } from "@/lib/number-format";
 import { prefetchCurrentUser } from "@/lib/session";
 import { cn } from "@/lib/utils";
 
@@ -26,7 +27,7 @@ cn("");
 await nextTask();
 // The page's first Intl object loads ICU's data, whatever its kind: tens of milliseconds on a slow
 // phone, which would otherwise land inside the render that first formats a number or a date.
-new Intl.NumberFormat("en-US").format(0);
+numberFormat();
 await nextTask();
 const root = createRoot(container);
 // As a transition, React renders the first screen in slices and lets the browser in between.

@@ -1,7 +1,5 @@
 import type { JsonSchema } from "@/features/api-docs/openapi-types";
-
-/** The docs are in English; a fixed locale keeps limits like 1,000,000 the same for every reader. */
-const NUMBER_FORMAT = new Intl.NumberFormat("en-US");
+import { numberFormat } from "@/lib/number-format";
 
 /** `string`, `integer`, `string or null`, `array of string`; enums are listed apart (`schemaEnum`). */
 export function schemaTypeLabel(schema: JsonSchema): string {
@@ -22,10 +20,10 @@ export function schemaEnum(schema: JsonSchema): string[] | null {
 function range(min: number | undefined, max: number | undefined, unit = ""): string | null {
   const suffix = unit ? ` ${unit}` : "";
   if (min !== undefined && max !== undefined) {
-    return `${NUMBER_FORMAT.format(min)}–${NUMBER_FORMAT.format(max)}${suffix}`;
+    return `${numberFormat().format(min)}–${numberFormat().format(max)}${suffix}`;
   }
-  if (min !== undefined) return `min ${NUMBER_FORMAT.format(min)}${suffix}`;
-  if (max !== undefined) return `max ${NUMBER_FORMAT.format(max)}${suffix}`;
+  if (min !== undefined) return `min ${numberFormat().format(min)}${suffix}`;
+  if (max !== undefined) return `max ${numberFormat().format(max)}${suffix}`;
   return null;
 }
 

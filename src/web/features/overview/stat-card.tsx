@@ -2,9 +2,7 @@ import type { LucideIcon } from "lucide-react";
 import { Link } from "react-router";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { once } from "@/lib/once";
-
-const numberFormat = once(() => new Intl.NumberFormat("en-US"));
+import { numberFormat } from "@/lib/number-format";
 
 export type StatCardProps = {
   /** Stable id for tests and e2e selectors (`data-stat`), e.g. `clicks-sent`. */
