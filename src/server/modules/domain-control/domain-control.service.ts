@@ -118,7 +118,7 @@ export async function checkOrganizationDomain(
     .update(organizations)
     .set({ domainCheckedAt: new Date() })
     .where(eq(organizations.id, member.organizationId));
-  const method = await deps.prover.prove({
+  const { method } = await deps.prover.prove({
     domain: proof.domain,
     token: proof.token,
     verifiedEmail: await verifiedEmailOf(deps.db, member.userId),

@@ -31,9 +31,9 @@ beforeEach(() => {
 
 describe("the domain prover", () => {
   it("takes a verified address at the domain first, without asking the site or the DNS", async () => {
-    expect(await prover.prove({ domain: "acme.test", token: TOKEN, verifiedEmail: "ceo@acme.test" })).toBe(
-      "email",
-    );
+    expect(
+      (await prover.prove({ domain: "acme.test", token: TOKEN, verifiedEmail: "ceo@acme.test" })).method,
+    ).toBe("email");
     expect(sites.asked).toEqual([]);
     expect(dns.queries).toEqual([]);
   });
@@ -42,17 +42,27 @@ describe("the domain prover", () => {
     dns.publishTxt("txt.test", TOKEN);
     sites.publishTag("tag.test", TOKEN);
     const free = "someone@gmail.com";
-    expect(await prover.prove({ domain: "txt.test", token: TOKEN, verifiedEmail: free })).toBe("dns_txt");
-    expect(await prover.prove({ domain: "tag.test", token: TOKEN, verifiedEmail: free })).toBe("meta_tag");
-    expect(await prover.prove({ domain: "tag.test", token: "tok_rival", verifiedEmail: null })).toBeNull();
-    expect(await prover.prove({ domain: "none.test", token: TOKEN, verifiedEmail: null })).toBeNull();
+    expect((await prover.prove({ domain: "txt.test", token: TOKEN, verifiedEmail: free })).method).toBe(
+      "dns_txt",
+    );
+    expect((await prover.prove({ domain: "tag.test", token: TOKEN, verifiedEmail: free })).method).toBe(
+      "meta_tag",
+    );
+    expect(
+      (await prover.prove({ domain: "tag.test", token: "tok_rival", verifiedEmail: null })).method,
+    ).toBeNull();
+    expect(
+      (await prover.prove({ domain: "none.test", token: TOKEN, verifiedEmail: null })).method,
+    ).toBeNull();
   });
 
   it("proves no public suffix, whatever is published on it", async () => {
     for (const domain of ["github.io", "co.uk"]) {
       dns.publishTxt(domain, TOKEN);
       sites.publishTag(domain, TOKEN);
-      expect(await prover.prove({ domain, token: TOKEN, verifiedEmail: `x@acme.${domain}` })).toBeNull();
+      expect(
+        (await prover.prove({ domain, token: TOKEN, verifiedEmail: `x@acme.${domain}` })).method,
+      ).toBeNull();
     }
     expect(sites.asked).toEqual([]);
     expect(dns.queries).toEqual([]);

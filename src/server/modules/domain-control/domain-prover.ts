@@ -13,9 +13,17 @@ export type DomainProofRequest = {
   verifiedEmail: string | null;
 };
 
+/**
+ * What a check found: the first way that proves control of the domain, or none, with what stood
+ * in the way when something specific did (a redirect to another host, a certificate error…);
+ * `problem` null means simply that nothing was published yet.
+ */
+export type DomainProofOutcome =
+  | { method: DomainProofMethod; problem: null }
+  | { method: null; problem: string | null };
+
 export type DomainProver = {
-  /** The first way that proves control of the domain for this token and address, or null. */
-  prove(request: DomainProofRequest): Promise<DomainProofMethod | null>;
+  prove(request: DomainProofRequest): Promise<DomainProofOutcome>;
 };
 
 export type DomainProverOptions = {
@@ -34,8 +42,9 @@ export function createDomainProver(options: DomainProverOptions): DomainProver {
   const resolver = options.resolver ?? systemTxtResolver();
   return {
     async prove({ domain, token, verifiedEmail }) {
-      if (!isOwnableDomain(domain)) return null;
-      if (verifiedEmail && emailProvesDomain(verifiedEmail, domain)) return "email";
+      if (!isOwnableDomain(domain)) return { method: null, problem: null };
+      if (verifiedEmail && emailProvesDomain(verifiedEmail, domain))
+        return { method: "email", problem: null };
       const [txt, tag] = await Promise.all([
         txtRecordProvesDomain(domain, token, resolver),
         siteTagProvesDomain(domain, token, fetchPage, {
@@ -43,9 +52,9 @@ export function createDomainProver(options: DomainProverOptions): DomainProver {
           timeoutMs: options.timeoutMs,
         }),
       ]);
-      if (txt) return "dns_txt";
-      if (tag) return "meta_tag";
-      return null;
+      if (txt) return { method: "dns_txt", problem: null };
+      if (tag) return { method: "meta_tag", problem: null };
+      return { method: null, problem: null };
     },
   };
 }

@@ -194,7 +194,7 @@ export async function checkDomainClaim(deps: OnboardingDeps, auth: Auth): Promis
   }
   assertCheckInterval(claim.checkedAt);
   await deps.db.update(domainClaims).set({ checkedAt: new Date() }).where(eq(domainClaims.id, claim.id));
-  const method = await deps.prover.prove({
+  const { method } = await deps.prover.prove({
     domain: claim.domain,
     token: claim.token,
     verifiedEmail: await verifiedEmailOf(deps.db, auth.userId),
