@@ -22,6 +22,12 @@ export const organizationSchema = z.object({
   logoUrl: z.string().nullable(),
   /** Whether someone proved control of `domain` (CONTRACT §4); until then no ads, badge or approvals. */
   domainVerified: z.boolean(),
+  /**
+   * A website change waiting for an admin to prove its domain, with the name given with it; the
+   * organization keeps `domain` and `name` until then. Only in the organization's own view.
+   */
+  pendingDomain: z.string().nullable().optional(),
+  pendingName: z.string().nullable().optional(),
 });
 export type Organization = z.infer<typeof organizationSchema>;
 

@@ -95,16 +95,22 @@ export const organizations = pgTable("organizations", {
   /** A catalog category slug (suggestions engine), found from the catalog or the description. */
   category: text(),
   /**
-   * A user-run organization whose domain is proven (CONTRACT §4): only then does it carry the
-   * platform badge, publish ads and approve members.
+   * When someone proved control of `domain`, and how; null while nobody has (catalog entries, and
+   * organizations set up before proof was required). The one record of "proven": the platform
+   * badge, ads and approvals all derive from it.
    */
-  isPlatformUser: boolean().notNull().default(false),
-  /** When someone proved control of `domain`, and how; null while nobody has (catalog entries too). */
   domainVerifiedAt: time(),
   domainVerificationMethod: text({ enum: DOMAIN_PROOF_METHODS }),
   /**
-   * The token an admin of an organization whose domain is not proven (a changed website, or one
-   * set up before proof was required) publishes in a meta tag or TXT record.
+   * A website change to a domain the organization has not proven waits here, with the name given
+   * with it: the organization keeps its proven domain, name and badge until an admin proves this
+   * one (CONTRACT §4), so nobody can park a proven organization on a domain it does not control.
+   */
+  pendingDomain: text(),
+  pendingName: text(),
+  /**
+   * The token an admin publishes in a meta tag or TXT record to prove the pending domain, or the
+   * domain itself while it is not proven. Renewed whenever the domain to prove changes.
    */
   verificationToken: text()
     .notNull()
@@ -159,6 +165,18 @@ export const domainClaims = pgTable(
   },
   (t) => [index().on(t.domain)],
 );
+
+/**
+ * Organizations whose e-mail proof must be judged again by the runtime's rule
+ * (`domain-control/email-proof.ts`): filled by migrations, which cannot apply the free-mail list
+ * or the public-suffix rule in SQL, and emptied at start-up (`domain-control/legacy-proof-review.ts`).
+ */
+export const domainProofReviews = pgTable("domain_proof_reviews", {
+  organizationId: text()
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  createdAt: createdAt(),
+});
 
 export const MEMBERSHIP_ROLES = ["admin", "member"] as const;
 export const MEMBERSHIP_STATUSES = ["active", "pending"] as const;

@@ -45,6 +45,7 @@ const ADMIN_ONLY = [
   { method: "POST", url: "/api/organization/logo", ...logoUpload },
   { method: "GET", url: "/api/organization/domain-verification" },
   { method: "POST", url: "/api/organization/domain-verification" },
+  { method: "DELETE", url: "/api/organization/pending-domain" },
   { method: "GET", url: "/api/api-keys" },
   { method: "POST", url: "/api/api-keys", payload: { name: "Member key" } },
   { method: "DELETE", url: "/api/api-keys/:id", id: "apiKey" },

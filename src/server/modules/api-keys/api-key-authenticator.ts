@@ -129,6 +129,14 @@ export function createApiKeyAuthenticator(deps: {
       forget(keyHash);
     },
 
+    /**
+     * Keys revoked by another service's transaction (an organization changing hands), once it has
+     * committed: this instance stops accepting them without waiting for its own notification.
+     */
+    forgetRevoked(keyHashes: readonly string[]): void {
+      for (const keyHash of keyHashes) forget(keyHash);
+    },
+
     /** Waits for lastUsed writes in flight (shutdown, tests). */
     async settled(): Promise<void> {
       await Promise.all(pendingWrites);

@@ -79,3 +79,13 @@ export async function recordApiKeyUse(db: DbOrTx, apiKeyId: string, now: number)
       ),
     );
 }
+
+/** Every live key of an organization revoked at once (it changed hands); returns their hashes. */
+export async function revokeAllApiKeys(db: DbOrTx, organizationId: string): Promise<string[]> {
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt)))
+    .returning({ keyHash: apiKeys.keyHash });
+  return rows.map((row) => row.keyHash);
+}

@@ -7,7 +7,6 @@ import {
   authHeader,
   createApiKey,
   createOrganization,
-  onboardingForm,
   signUpVerified,
   type TestApp,
 } from "../../testing/app";
@@ -54,216 +53,166 @@ async function allowCheckAgain(organizationId: string) {
     .where(eq(organizations.id, organizationId));
 }
 
-describe("an organization whose domain is not proven", () => {
-  it("loses its badge, ads and approvals on a website it has not proven, and gets them back by proving it", async () => {
-    const mover = await createOrganization(t, "movingco");
-    // A second admin whose address (at example.com) proves nothing about movingco.example.
-    const coAdmin = await addMember(t, mover.organizationId, "admin");
-    const partner = await createOrganization(t, "moverfan");
-    const relation = await t.app.inject({
-      method: "POST",
-      url: "/api/relationships",
-      headers: partner.headers,
-      payload: { organizationId: mover.organizationId, type: "complement" },
-    });
-    expect(relation.statusCode).toBe(201);
-    const { key } = await createApiKey(t, partner);
-    const served = async () => {
-      const response = await t.app.inject({ url: "/api/ads?limit=5", headers: { "x-api-key": key } });
-      if (response.statusCode === 404) return [];
-      expect(response.statusCode, response.body).toBe(200);
-      return (response.json().ads as { name: string }[]).map((ad) => ad.name);
-    };
-    const ad = await collateral(mover.headers, "https://movingco.example/go", "active");
-    expect(ad.statusCode, ad.body).toBe(201);
-    // Served, and now in the eligible-ads cache.
+const cancelMove = (headers: Headers) =>
+  t.app.inject({ method: "DELETE", url: "/api/organization/pending-domain", headers });
+
+/** A proven organization with a partner serving its active ad, and a second admin whose address proves nothing. */
+async function movingCompany(label: string) {
+  const mover = await createOrganization(t, label);
+  const coAdmin = await addMember(t, mover.organizationId, "admin");
+  const partner = await createOrganization(t, `${label}fan`);
+  const relation = await t.app.inject({
+    method: "POST",
+    url: "/api/relationships",
+    headers: partner.headers,
+    payload: { organizationId: mover.organizationId, type: "complement" },
+  });
+  expect(relation.statusCode).toBe(201);
+  const { key } = await createApiKey(t, partner);
+  const served = async () => {
+    const response = await t.app.inject({ url: "/api/ads?limit=5", headers: { "x-api-key": key } });
+    if (response.statusCode === 404) return [];
+    expect(response.statusCode, response.body).toBe(200);
+    return (response.json().ads as { name: string }[]).map((ad) => ad.name);
+  };
+  const ad = await collateral(mover.headers, `https://${mover.domain}/go`, "active");
+  expect(ad.statusCode, ad.body).toBe(201);
+  const list = await t.app.inject({
+    url: `/api/marketing/collateral?organizationId=${mover.organizationId}`,
+    headers: partner.headers,
+  });
+  const tracked: string = list.json()[0].trackedUrl;
+  const follow = () => t.app.inject({ url: tracked.slice(tracked.indexOf("/api/")), headers: BROWSER });
+  return { mover, coAdmin, partner, served, follow };
+}
+
+describe("a website change to a domain the organization has not proven", () => {
+  it("waits as pending: the organization keeps its domain, name, badge, ads and approvals until an admin proves the new one", async () => {
+    const { mover, coAdmin, served, follow } = await movingCompany("movingco");
+    // Both caches warm just before the change: the eligible ads and the followed link's host.
     expect(await served()).toEqual(["Ad active"]);
-    const list = await t.app.inject({
-      url: `/api/marketing/collateral?organizationId=${mover.organizationId}`,
-      headers: partner.headers,
-    });
-    const tracked: string = list.json()[0].trackedUrl;
-    const follow = () => t.app.inject({ url: tracked.slice(tracked.indexOf("/api/")), headers: BROWSER });
     expect((await follow()).statusCode).toBe(302);
-
-    // A colleague at the domain asks to join.
-    const colleague = await signUpVerified(t, "colleague@movingco.example");
-    const asked = await t.app.inject({
-      method: "POST",
-      url: "/api/onboarding",
-      headers: authHeader(colleague.token),
-      payload: onboardingForm("Moving Co", "movingco.example", {
-        description: "Moving Co moves things from one place to another.",
-      }),
-    });
-    expect(asked.statusCode).toBe(202);
-    const team = (await t.app.inject({ url: "/api/team-members", headers: mover.headers })).json();
-    const request = team.find(
-      (m: { user: { email: string } }) => m.user.email === "colleague@movingco.example",
-    );
-    const approve = (headers: Headers) =>
-      t.app.inject({ method: "POST", url: `/api/team-members/${request.id}/approve`, headers });
-
     const tokenBefore = (await verification(mover.headers)).json().token;
-    expect((await verification(mover.headers)).json()).toMatchObject({
-      domain: "movingco.example",
-      verified: true,
-      method: "email",
-    });
 
-    // Both caches warm just before the move: the eligible ads and the followed link's host.
+    const moved = await moveWebsite(coAdmin.headers, "https://www.Moved-Co.test/");
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({
+      name: "movingco",
+      domain: "movingco.example",
+      website: "https://movingco.example",
+      domainVerified: true,
+      isPlatformUser: true,
+      pendingDomain: "moved-co.test",
+      pendingName: "Moving Co",
+    });
     expect(await served()).toEqual(["Ad active"]);
     expect((await follow()).statusCode).toBe(302);
-    // Away to a domain nobody proved, and back: the co-admin's address proves neither.
-    expect((await moveWebsite(coAdmin.headers, "https://moved-co.test")).json()).toMatchObject({
-      domain: "moved-co.test",
-      domainVerified: false,
-      isPlatformUser: false,
-    });
-    // Seen at once, through the eligible-ads cache and the followed link's host cache.
-    expect(await served()).toEqual([]);
-    expect((await follow()).statusCode).toBe(400);
-    const tokenMoved = (await verification(coAdmin.headers)).json().token;
-    expect(tokenMoved).not.toBe(tokenBefore);
-
-    const back = await moveWebsite(coAdmin.headers, "https://www.movingco.example/");
-    expect(back.json()).toMatchObject({
-      domain: "movingco.example",
-      domainVerified: false,
-      isPlatformUser: false,
-    });
     const status = (await verification(coAdmin.headers)).json();
     expect(status).toEqual({
-      domain: "movingco.example",
+      domain: "moved-co.test",
       token: expect.any(String),
       verified: false,
       method: null,
     });
-    expect([tokenBefore, tokenMoved]).not.toContain(status.token);
-
-    // Its ad points at its own site again, but an organization nobody proved publishes nothing.
-    expect(await served()).toEqual([]);
-    expect((await follow()).statusCode).toBe(302);
-    const partnerView = (
-      await t.app.inject({ url: `/api/relationships/${relation.json().id}`, headers: partner.headers })
-    ).json();
-    expect(partnerView.targetOrg).toMatchObject({ domain: "movingco.example", isPlatformUser: false });
-    const refused = await collateral(coAdmin.headers, "https://movingco.example/new", "active");
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ message: DOMAIN_MESSAGES.publishNeedsProof("movingco.example") });
-    const draft = await collateral(coAdmin.headers, "https://movingco.example/new", "draft");
-    expect(draft.statusCode).toBe(201);
-    const activate = () =>
-      t.app.inject({
-        method: "PATCH",
-        url: `/api/marketing/collateral/${draft.json().id}`,
-        headers: coAdmin.headers,
-        payload: { status: "active" },
-      });
-    expect((await activate()).statusCode).toBe(403);
+    expect(status.token).not.toBe(tokenBefore);
+    // Asking for the same change again keeps the token the admin may already have published.
+    await moveWebsite(coAdmin.headers, "moved-co.test");
+    expect((await verification(coAdmin.headers)).json().token).toBe(status.token);
+    // Members approve, invite and publish as before.
+    const me = (await t.app.inject({ url: "/api/me", headers: coAdmin.headers })).json().user;
+    expect(me).toMatchObject({ role: "admin", canApproveMembers: true });
+    expect((await collateral(coAdmin.headers, "https://movingco.example/new", "active")).statusCode).toBe(
+      201,
+    );
     const offSite = await collateral(coAdmin.headers, "https://moved-co.test/go", "draft");
     expect(offSite.json()).toEqual({ message: "Call to action URL must be on movingco.example" });
-    const refusedApproval = await approve(coAdmin.headers);
-    expect(refusedApproval.statusCode).toBe(403);
-    expect(refusedApproval.json()).toEqual({ message: DOMAIN_MESSAGES.needed("movingco.example") });
-    const me = (await t.app.inject({ url: "/api/me", headers: coAdmin.headers })).json().user;
-    expect(me).toMatchObject({ role: "admin", canApproveMembers: false });
 
-    // "Check again" before and after the tag is published.
+    // "Check again" before and after the tag is published on the new domain.
     const notFound = await checkAgain(coAdmin.headers);
     expect(notFound.statusCode).toBe(200);
     expect(notFound.json()).toMatchObject({
       verified: false,
-      message: DOMAIN_MESSAGES.notFound("movingco.example"),
+      message: DOMAIN_MESSAGES.notFound("moved-co.test"),
     });
     const tooSoon = await checkAgain(coAdmin.headers);
     expect(tooSoon.statusCode).toBe(429);
     expect(Number(tooSoon.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     expect(Number(tooSoon.headers["retry-after"])).toBeLessThanOrEqual(3);
 
-    sites.publishTag("movingco.example", status.token);
+    sites.publishTag("moved-co.test", status.token);
     await allowCheckAgain(mover.organizationId);
     const verified = await checkAgain(coAdmin.headers);
     expect(verified.statusCode).toBe(200);
     expect(verified.json()).toEqual({
-      domain: "movingco.example",
-      token: status.token,
+      domain: "moved-co.test",
+      token: expect.any(String),
       verified: true,
       method: "meta_tag",
-      message: DOMAIN_MESSAGES.verified("movingco.example"),
+      message: DOMAIN_MESSAGES.verified("moved-co.test"),
+    });
+    // The published token was used: the organization's next challenge has a new one.
+    expect(verified.json().token).not.toBe(status.token);
+    expect(await organizationOf(coAdmin.headers)).toMatchObject({
+      name: "Moving Co",
+      domain: "moved-co.test",
+      website: "https://moved-co.test",
+      domainVerified: true,
+      pendingDomain: null,
+      pendingName: null,
     });
     // Proven: a check needs no spacing and fetches nothing.
     const fetched = sites.asked.length;
     expect((await checkAgain(coAdmin.headers)).json()).toMatchObject({ verified: true });
     expect(sites.asked.length).toBe(fetched);
-
-    expect(await organizationOf(coAdmin.headers)).toMatchObject({
-      domainVerified: true,
-      isPlatformUser: true,
-    });
-    expect(await served()).toEqual(["Ad active"]);
-    expect((await activate()).statusCode).toBe(200);
-    expect((await served()).sort()).toEqual(["Ad active", "Ad draft"]);
-    expect((await approve(coAdmin.headers)).statusCode).toBe(200);
-    expect(
-      (await t.app.inject({ url: "/api/me", headers: coAdmin.headers })).json().user.canApproveMembers,
-    ).toBe(true);
+    // Its old ads point at the old domain: no longer served or followed, seen at once.
+    expect(await served()).toEqual([]);
+    expect((await follow()).statusCode).toBe(400);
   });
 
-  it("shows partners none of its ads and invites no one until the new website is proven", async () => {
-    const org = await createOrganization(t, "quietco");
-    const partner = await createOrganization(t, "quietfan");
-    await t.app.inject({
-      method: "POST",
-      url: "/api/relationships",
-      headers: partner.headers,
-      payload: { organizationId: org.organizationId, type: "complement" },
+  it("is dropped by saving the current website again, or by 'Keep', with its token", async () => {
+    const org = await createOrganization(t, "keepco");
+    await moveWebsite(org.headers, "keep-elsewhere.test");
+    const first = (await verification(org.headers)).json().token;
+    const kept = await moveWebsite(org.headers, "keepco.example");
+    expect(kept.json()).toMatchObject({ domain: "keepco.example", name: "Moving Co", pendingDomain: null });
+    expect((await verification(org.headers)).json()).toMatchObject({
+      domain: "keepco.example",
+      verified: true,
     });
-    expect((await collateral(org.headers, "https://quietco.example/go", "active")).statusCode).toBe(201);
-    const partnersView = async () =>
-      (
-        await t.app.inject({
-          url: `/api/marketing/collateral?organizationId=${org.organizationId}`,
-          headers: partner.headers,
-        })
-      ).json() as { name: string }[];
-    expect((await partnersView()).map((item) => item.name)).toEqual(["Ad active"]);
-    const invite = () =>
-      t.app.inject({
-        method: "POST",
-        url: "/api/team-members/invite",
-        headers: org.headers,
-        payload: { email: `invitee-${crypto.randomUUID().slice(0, 8)}@quiet.test`, role: "member" },
-      });
 
-    // Another admin, whose address proves nothing, moves the website.
-    const coAdmin = await addMember(t, org.organizationId, "admin");
-    expect((await moveWebsite(coAdmin.headers, "quiet-elsewhere.test")).json()).toMatchObject({
-      domainVerified: false,
-    });
-    expect(await partnersView()).toEqual([]);
-    const refused = await invite();
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ message: DOMAIN_MESSAGES.needed("quiet-elsewhere.test") });
-
-    // Back on the proven domain (the first admin's address proves it): both return.
-    expect((await moveWebsite(org.headers, "quietco.example")).json()).toMatchObject({
+    await moveWebsite(org.headers, "keep-elsewhere.test");
+    const second = (await verification(org.headers)).json().token;
+    expect(second).not.toBe(first);
+    const cancelled = await cancelMove(org.headers);
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json()).toMatchObject({
+      domain: "keepco.example",
+      pendingDomain: null,
       domainVerified: true,
     });
-    expect((await partnersView()).map((item) => item.name)).toEqual(["Ad active"]);
-    expect((await invite()).statusCode).toBe(201);
+    // The dropped challenge's token proves nothing any more.
+    sites.publishTag("keep-elsewhere.test", second);
+    expect((await checkAgain(org.headers)).json()).toMatchObject({
+      domain: "keepco.example",
+      verified: true,
+    });
+    expect((await organizationOf(org.headers)).domain).toBe("keepco.example");
   });
 
-  it("stays proven when the acting admin's own address proves the new website", async () => {
+  it("moves at once when the acting admin's own address proves the new website", async () => {
     const org = await createOrganization(t, "selfproven");
-    expect((await moveWebsite(org.headers, "elsewhere-co.test")).json()).toMatchObject({
-      domainVerified: false,
-    });
-    const back = await moveWebsite(org.headers, "selfproven.example");
-    expect(back.json()).toMatchObject({
-      domain: "selfproven.example",
+    const newHome = `newhome-${crypto.randomUUID().slice(0, 6)}.test`;
+    const { memberships } = await import("../../db/schema");
+    const mover = await signUpVerified(t, `cto@${newHome}`);
+    await t.database.db
+      .insert(memberships)
+      .values({ organizationId: org.organizationId, userId: mover.user.id, role: "admin", status: "active" });
+    const moved = await moveWebsite(authHeader(mover.token), newHome);
+    expect(moved.json()).toMatchObject({
+      domain: newHome,
+      name: "Moving Co",
       domainVerified: true,
-      isPlatformUser: true,
+      pendingDomain: null,
     });
     expect((await verification(org.headers)).json()).toMatchObject({ verified: true, method: "email" });
   });
@@ -275,24 +224,64 @@ describe("an organization whose domain is not proven", () => {
     dns.publishTxt("txt-moved.test", token);
     const checked = await checkAgain(org.headers);
     expect(checked.json()).toMatchObject({ domain: "txt-moved.test", verified: true, method: "dns_txt" });
+    expect((await organizationOf(org.headers)).domain).toBe("txt-moved.test");
   });
 
-  it("is taken over by the domain's proven owner, and its admins then wait for approval", async () => {
-    const squatter = await createOrganization(t, "squatco");
-    await moveWebsite(squatter.headers, "owned-elsewhere.test");
-    const owner = await signUpVerified(t, "founder@owned-elsewhere.test");
-    const onboarded = await t.app.inject({
-      method: "POST",
-      url: "/api/onboarding",
-      headers: authHeader(owner.token),
-      payload: onboardingForm("Owned Elsewhere", "owned-elsewhere.test", {
-        description: "The real company that owns owned-elsewhere.test.",
-      }),
+  it("never moves onto a domain another organization holds, proof or not", async () => {
+    const org = await createOrganization(t, "latemover");
+    await moveWebsite(org.headers, "late-target.test");
+    const { token } = (await verification(org.headers)).json();
+    // Its owner arrives meanwhile.
+    await createOrganization(t, "late-target", { website: "https://late-target.test" });
+    dns.publishTxt("late-target.test", token);
+    const refused = await checkAgain(org.headers);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({ message: DOMAIN_MESSAGES.alreadyOnBuddy("late-target.test") });
+    expect(await organizationOf(org.headers)).toMatchObject({
+      domain: "latemover.example",
+      domainVerified: true,
     });
-    expect(onboarded.statusCode, onboarded.body).toBe(201);
-    expect(onboarded.json().user).toMatchObject({ organizationId: squatter.organizationId, role: "admin" });
-    const former = (await t.app.inject({ url: "/api/me", headers: squatter.headers })).json().user;
-    expect(former).toMatchObject({ organizationId: null, pendingOrganization: { name: "Owned Elsewhere" } });
+  });
+
+  it("lets one of many concurrent checks fetch the site, and says 'verified' once", async () => {
+    const org = await createOrganization(t, "rushco");
+    await moveWebsite(org.headers, "rush-target.test");
+    const { token } = (await verification(org.headers)).json();
+    sites.publishTag("rush-target.test", token);
+    const before = sites.asked.length;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => checkAgain(org.headers)));
+    const codes = answers.map((answer) => answer.statusCode);
+    expect(codes.filter((code) => code === 200)).toHaveLength(1);
+    expect(codes.filter((code) => code === 429)).toHaveLength(19);
+    expect(sites.asked.length - before).toBe(1);
+    const verified = answers.find((answer) => answer.statusCode === 200)?.json();
+    expect(verified).toMatchObject({ verified: true, message: DOMAIN_MESSAGES.verified("rush-target.test") });
+  });
+});
+
+describe("an organization nobody proved (set up before proof was required)", () => {
+  it("is proven by its admin's tag, and only then publishes and approves", async () => {
+    const org = await createOrganization(t, "legacyco");
+    // As migrations leave legacy data: the organization exists, its domain unproven.
+    await t.database.db
+      .update(organizations)
+      .set({ domainVerifiedAt: null, domainVerificationMethod: null })
+      .where(eq(organizations.id, org.organizationId));
+    expect(await organizationOf(org.headers)).toMatchObject({ domainVerified: false, isPlatformUser: false });
+    const refused = await collateral(org.headers, "https://legacyco.example/new", "active");
+    expect(refused.json()).toEqual({ message: DOMAIN_MESSAGES.publishNeedsProof("legacyco.example") });
+    // An admin whose own address proves nothing (the founder's would).
+    const coAdmin = await addMember(t, org.organizationId, "admin");
+    const { token } = (await verification(coAdmin.headers)).json();
+    sites.publishTag("legacyco.example", token);
+    const checked = await checkAgain(coAdmin.headers);
+    expect(checked.json()).toMatchObject({
+      domain: "legacyco.example",
+      verified: true,
+      method: "meta_tag",
+      message: DOMAIN_MESSAGES.verified("legacyco.example"),
+    });
+    expect((await collateral(org.headers, "https://legacyco.example/new", "active")).statusCode).toBe(201);
   });
 });
 

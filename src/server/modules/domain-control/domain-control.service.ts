@@ -3,17 +3,21 @@ import {
   type DomainProofMethod,
   type OrganizationDomainStatus,
 } from "@shared/domain-verification";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, ne, or, sql } from "drizzle-orm";
 import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { DbOrTx } from "../../db/client";
-import { organizations, users } from "../../db/schema";
-import { notFound, RateLimitedError } from "../../errors";
+import { organizations } from "../../db/schema";
+import { isUniqueViolation } from "../../db/unique-violation";
+import { conflict, notFound } from "../../errors";
 import { generateToken } from "../../lib/tokens";
+import { checkDomainNow } from "./domain-check";
 import type { DomainProver } from "./domain-prover";
 
 /**
- * CONTRACT §4: the organization's domain is proven; it is now claimed for good, carries the
- * badge, publishes ads and approves members.
+ * CONTRACT §4: the organization's own domain is proven (a takeover of an organization nobody had
+ * proven). It is now claimed for good, carries the badge, publishes ads and approves members.
+ * Only the domain just proven, and only once: a website changed meanwhile wins. True when a row
+ * changed.
  */
 export async function markDomainProven(
   db: DbOrTx,
@@ -21,68 +25,50 @@ export async function markDomainProven(
   organizationId: string,
   method: DomainProofMethod,
   provenDomain: string,
-) {
-  await db.transaction(async (tx) => {
-    await tx
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const changed = await tx
       .update(organizations)
       .set({
         domainVerifiedAt: new Date(),
         domainVerificationMethod: method,
-        isPlatformUser: true,
+        pendingDomain: null,
+        pendingName: null,
         updatedAt: new Date(),
       })
-      // Only the domain just proven: a website changed meanwhile wins, and a proof is never redone.
       .where(
         and(
           eq(organizations.id, organizationId),
           eq(organizations.domain, provenDomain),
           isNull(organizations.domainVerifiedAt),
         ),
-      );
+      )
+      .returning({ id: organizations.id });
     // Its ads, and those it wrote for its Buddies, may be served from now on.
-    await changes.publish(tx, CHANNELS.adsChanged);
+    if (changed.length > 0) await changes.publish(tx, CHANNELS.adsChanged);
+    return changed.length > 0;
   });
 }
 
 /**
- * An organization that moves to another domain has proven nothing about it: it loses the badge,
- * ads and approvals until it proves the new one, with a new token (the old one may be public).
+ * An organization whose domain is proven again from scratch (a legacy e-mail proof that no
+ * longer holds): no badge, ads or approvals until an admin proves it, with a new token (the old
+ * one may be public).
  */
 export const unprovenDomainChanges = () => ({
   domainVerifiedAt: null,
   domainVerificationMethod: null,
-  isPlatformUser: false,
   verificationToken: generateToken(18),
 });
-
-/** The acting user's address, if verified: proof (a) counts only verified addresses. */
-export async function verifiedEmailOf(db: DbOrTx, userId: string): Promise<string | null> {
-  const [row] = await db
-    .select({ email: users.email, verifiedAt: users.emailVerifiedAt })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  return row?.verifiedAt ? row.email : null;
-}
-
-/** Checks fetch a site of the user's choosing: one at most every 3 s per claim or organization. */
-const CHECK_INTERVAL_MS = 3_000;
-
-/** Refuses a check that comes sooner than CHECK_INTERVAL_MS after the last one. */
-export function assertCheckInterval(lastCheckedAt: Date | null, now = Date.now()) {
-  if (!lastCheckedAt) return;
-  const wait = lastCheckedAt.getTime() + CHECK_INTERVAL_MS - now;
-  if (wait > 0) throw new RateLimitedError(Math.ceil(wait / 1000));
-}
 
 async function loadProof(db: DbOrTx, organizationId: string) {
   const [row] = await db
     .select({
       domain: organizations.domain,
+      pendingDomain: organizations.pendingDomain,
       token: organizations.verificationToken,
       verifiedAt: organizations.domainVerifiedAt,
       method: organizations.domainVerificationMethod,
-      checkedAt: organizations.domainCheckedAt,
     })
     .from(organizations)
     .where(eq(organizations.id, organizationId))
@@ -91,39 +77,99 @@ async function loadProof(db: DbOrTx, organizationId: string) {
   return row;
 }
 
-const toStatus = (row: Awaited<ReturnType<typeof loadProof>>): OrganizationDomainStatus => ({
-  domain: row.domain,
-  token: row.token,
-  verified: row.verifiedAt !== null,
-  method: row.method,
-});
+/** The domain an admin is asked to prove: a pending website change, else the domain itself. */
+const toStatus = (row: Awaited<ReturnType<typeof loadProof>>): OrganizationDomainStatus =>
+  row.pendingDomain
+    ? { domain: row.pendingDomain, token: row.token, verified: false, method: null }
+    : { domain: row.domain, token: row.token, verified: row.verifiedAt !== null, method: row.method };
 
 export async function organizationDomainStatus(db: DbOrTx, organizationId: string) {
   return toStatus(await loadProof(db, organizationId));
 }
 
 /**
- * An admin's "Check again" for their own organization (one whose domain changed, or that was set
- * up before proof was required). Answers the status, with a message saying what was found.
+ * Proof found for the domain an organization was asked to prove, with the token it was asked
+ * with: its own domain is proven, or a pending website change moves the organization (domain,
+ * website and the name given with it) in one conditional update. Nothing changes when the
+ * challenge changed meanwhile (another website, a cancel, a concurrent check that got there
+ * first). True when a row changed.
+ */
+async function applyOrganizationProof(
+  db: DbOrTx,
+  changes: ChangePublisher,
+  organizationId: string,
+  proof: { domain: string; token: string; method: DomainProofMethod },
+): Promise<boolean> {
+  const taken = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(and(eq(organizations.domain, proof.domain), ne(organizations.id, organizationId)))
+    .limit(1);
+  if (taken.length > 0) throw conflict(DOMAIN_MESSAGES.alreadyOnBuddy(proof.domain));
+  return db.transaction(async (tx) => {
+    const changed = await tx
+      .update(organizations)
+      .set({
+        domain: proof.domain,
+        website: `https://${proof.domain}`,
+        name: sql`case when ${organizations.pendingDomain} = ${proof.domain} then coalesce(${organizations.pendingName}, ${organizations.name}) else ${organizations.name} end`,
+        pendingDomain: null,
+        pendingName: null,
+        domainVerifiedAt: new Date(),
+        domainVerificationMethod: proof.method,
+        verificationToken: generateToken(18),
+        updatedAt: new Date(),
+      })
+      .where(
+        and(
+          eq(organizations.id, organizationId),
+          eq(organizations.verificationToken, proof.token),
+          or(
+            eq(organizations.pendingDomain, proof.domain),
+            and(
+              isNull(organizations.pendingDomain),
+              eq(organizations.domain, proof.domain),
+              isNull(organizations.domainVerifiedAt),
+            ),
+          ),
+        ),
+      )
+      .returning({ id: organizations.id })
+      .catch((error: unknown) => {
+        // Another organization took the domain between the look above and this update.
+        if (isUniqueViolation(error)) throw conflict(DOMAIN_MESSAGES.alreadyOnBuddy(proof.domain));
+        throw error;
+      });
+    if (changed.length > 0) await changes.publish(tx, CHANNELS.adsChanged);
+    return changed.length > 0;
+  });
+}
+
+/**
+ * An admin's "Check again" in Settings: for a pending website change, or for an organization set
+ * up before proof was required. Answers the status, with a message saying what was found.
  */
 export async function checkOrganizationDomain(
   deps: { db: DbOrTx; changes: ChangePublisher; prover: DomainProver },
   member: { organizationId: string; userId: string },
 ): Promise<OrganizationDomainStatus> {
-  const proof = await loadProof(deps.db, member.organizationId);
-  const verified = DOMAIN_MESSAGES.verified(proof.domain);
-  if (proof.verifiedAt) return { ...toStatus(proof), message: verified };
-  assertCheckInterval(proof.checkedAt);
-  await deps.db
-    .update(organizations)
-    .set({ domainCheckedAt: new Date() })
-    .where(eq(organizations.id, member.organizationId));
-  const { method } = await deps.prover.prove({
-    domain: proof.domain,
-    token: proof.token,
-    verifiedEmail: await verifiedEmailOf(deps.db, member.userId),
+  const current = toStatus(await loadProof(deps.db, member.organizationId));
+  if (current.verified) return { ...current, message: DOMAIN_MESSAGES.verified(current.domain) };
+  const check = await checkDomainNow(deps, { organizationId: member.organizationId }, member.userId);
+  if (!check) return { ...(await organizationDomainStatus(deps.db, member.organizationId)) };
+  const { challenge, outcome } = check;
+  if (!outcome.method) {
+    return {
+      ...(await organizationDomainStatus(deps.db, member.organizationId)),
+      message: outcome.problem ?? DOMAIN_MESSAGES.notFound(challenge.domain),
+    };
+  }
+  const applied = await applyOrganizationProof(deps.db, deps.changes, member.organizationId, {
+    ...challenge,
+    method: outcome.method,
   });
-  if (!method) return { ...toStatus(proof), message: DOMAIN_MESSAGES.notFound(proof.domain) };
-  await markDomainProven(deps.db, deps.changes, member.organizationId, method, proof.domain);
-  return { ...(await organizationDomainStatus(deps.db, member.organizationId)), message: verified };
+  const status = await organizationDomainStatus(deps.db, member.organizationId);
+  // "Verified" only for the change this check made; otherwise say what the organization is now.
+  if (applied) return { ...status, message: DOMAIN_MESSAGES.verified(challenge.domain) };
+  return status.verified ? { ...status, message: DOMAIN_MESSAGES.verified(status.domain) } : status;
 }

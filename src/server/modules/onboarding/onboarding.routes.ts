@@ -17,6 +17,7 @@ export async function onboardingRoutes(app: FastifyInstance) {
     publicUrl: app.config.publicUrl,
     onMailQueued: () => app.outbox.wake(),
     prover: app.domainProver,
+    onApiKeysRevoked: (keyHashes: readonly string[]) => app.apiKeys.forgetRevoked(keyHashes),
   });
 
   r.post(

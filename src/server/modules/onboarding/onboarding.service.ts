@@ -12,13 +12,11 @@ import { renderMail } from "../../mail/mail-layout";
 import { enqueueMail } from "../../mail/outbox";
 import { loadUser, withOnboardingState } from "../auth/current-user";
 import { productByName } from "../catalog/catalog-lookup";
-import {
-  assertCheckInterval,
-  markDomainProven,
-  verifiedEmailOf,
-} from "../domain-control/domain-control.service";
+import { checkDomainNow } from "../domain-control/domain-check";
+import { markDomainProven } from "../domain-control/domain-control.service";
 import type { DomainProver } from "../domain-control/domain-prover";
 import { emailProvesDomain } from "../domain-control/email-proof";
+import { verifiedEmailOf } from "../domain-control/verified-email";
 import {
   findOrCreateOrganization,
   findOrganizationByDomain,
@@ -27,6 +25,7 @@ import {
 } from "../organizations/organizations.service";
 import { addRelationship } from "../relationships/relationships.service";
 import { computeSuggestions, forgetPlatformOrganizations } from "../suggestions/suggestions.service";
+import { endPreviousHolders } from "./organization-handover";
 
 export type OnboardingResult = { status: 200 | 201 | 202; user: User; message: string };
 type Pick = { name: string; domain: string; reason: string | null; confidence: number | null };
@@ -90,6 +89,8 @@ export type OnboardingDeps = {
   publicUrl: string;
   onMailQueued: () => void;
   prover: DomainProver;
+  /** Keys of an organization that changed hands, revoked in its transaction (now committed). */
+  onApiKeysRevoked: (keyHashes: readonly string[]) => void;
 };
 type Auth = { userId: string; email: string };
 
@@ -192,21 +193,18 @@ export async function checkDomainClaim(deps: OnboardingDeps, auth: Auth): Promis
     await deps.db.transaction((tx) => joinAsPending(tx, deps, auth, claimed));
     return pendingResult(deps, auth, claimed.name);
   }
-  assertCheckInterval(claim.checkedAt);
-  await deps.db.update(domainClaims).set({ checkedAt: new Date() }).where(eq(domainClaims.id, claim.id));
-  const { method } = await deps.prover.prove({
-    domain: claim.domain,
-    token: claim.token,
-    verifiedEmail: await verifiedEmailOf(deps.db, auth.userId),
-  });
-  if (!method) {
+  const check = await checkDomainNow(deps, { claimOf: auth.userId }, auth.userId);
+  if (!check) throw notFound("There is no domain waiting for verification");
+  // The form was sent again meanwhile: this proof was for a claim that no longer stands.
+  const stale = check.challenge.domain !== claim.domain || check.challenge.token !== claim.token;
+  if (stale || !check.outcome.method) {
     return {
       status: 200,
       user: await currentUser(deps.db, auth.userId),
-      message: DOMAIN_MESSAGES.notFound(claim.domain),
+      message: (!stale && check.outcome.problem) || DOMAIN_MESSAGES.notFound(check.challenge.domain),
     };
   }
-  return takeOver(deps, auth, claim.onboarding, method);
+  return takeOver(deps, auth, claim.onboarding, check.outcome.method);
 }
 
 /** "Use a different website": the claim is dropped and the form starts again. */
@@ -217,8 +215,8 @@ export async function cancelDomainClaim(db: Db, userId: string): Promise<void> {
 /**
  * The user has proven the domain: they become the admin of its organization (taking over one
  * known only from the catalog or someone's list, with every relationship others hold to it).
- * Anyone who held it without proof (set up before proof was required, or on a website since
- * changed) becomes a pending member for the new admin to approve or remove. A domain proven by
+ * Whoever held it without proof (set up before proof was required) keeps nothing of it: their
+ * memberships, sessions, invitations and API keys end (`endPreviousHolders`). A domain proven by
  * someone else in the meantime is never handed over: the user joins as pending.
  */
 async function takeOver(
@@ -267,10 +265,7 @@ async function takeOver(
       })
       .where(eq(organizations.id, existing.id));
     await markDomainProven(tx, deps.changes, existing.id, method, domain);
-    await tx
-      .update(memberships)
-      .set({ status: "pending", role: "member" })
-      .where(and(eq(memberships.organizationId, existing.id), eq(memberships.status, "active")));
+    const { revokedKeyHashes } = await endPreviousHolders(tx, deps.changes, existing.id);
     // Any earlier request to join another organization, or claim, is void once the user has their own.
     await tx
       .delete(memberships)
@@ -301,12 +296,13 @@ async function takeOver(
         confidence: pick.confidence,
       });
     }
-    return { pending: false as const, organizationName: input.companyName };
+    return { pending: false as const, organizationName: input.companyName, revokedKeyHashes };
   });
 
   // A new platform user: suggestions elsewhere should see it now, not after the cache expires.
   forgetPlatformOrganizations();
   if (outcome.pending) return pendingResult(deps, auth, outcome.organizationName);
+  deps.onApiKeysRevoked(outcome.revokedKeyHashes);
   return {
     status: 201,
     user: await currentUser(deps.db, auth.userId),

@@ -13,7 +13,12 @@ import { badRequest } from "../../errors";
 import { OutboundFetchError } from "../../lib/safe-fetch";
 import { requireMember } from "../../plugins/auth";
 import { checkOrganizationDomain, organizationDomainStatus } from "../domain-control/domain-control.service";
-import { getOrganization, toOrganization, updateOrganization } from "./organizations.service";
+import {
+  cancelPendingDomain,
+  getOrganization,
+  toOwnOrganization,
+  updateOrganization,
+} from "./organizations.service";
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
@@ -23,7 +28,8 @@ export async function organizationsRoutes(app: FastifyInstance) {
   r.get(
     "/api/organization",
     { config: { access: "member" }, schema: { response: { 200: organizationSchema, ...errors } } },
-    async (request) => toOrganization(await getOrganization(app.db, requireMember(request).organizationId)),
+    async (request) =>
+      toOwnOrganization(await getOrganization(app.db, requireMember(request).organizationId)),
   );
 
   r.get(
@@ -45,9 +51,17 @@ export async function organizationsRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      toOrganization(
+      toOwnOrganization(
         await updateOrganization(app.db, app.notifications, requireMember(request), request.body),
       ),
+  );
+
+  // Settings → "Keep DOMAIN": drops a website change that waits for its domain to be proven.
+  r.delete(
+    "/api/organization/pending-domain",
+    { config: { access: "admin" }, schema: { response: { 200: organizationSchema, ...errors } } },
+    async (request) =>
+      toOwnOrganization(await cancelPendingDomain(app.db, requireMember(request).organizationId)),
   );
 
   // CONTRACT §4: an organization whose domain is not proven (a changed website, or one set up

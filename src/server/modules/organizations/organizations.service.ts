@@ -5,10 +5,12 @@ import { eq } from "drizzle-orm";
 import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { DbOrTx } from "../../db/client";
 import { organizations } from "../../db/schema";
+import { isUniqueViolation } from "../../db/unique-violation";
 import { badRequest, conflict, notFound } from "../../errors";
+import { generateToken } from "../../lib/tokens";
 import { categoryName } from "../catalog/catalog-lookup";
-import { unprovenDomainChanges, verifiedEmailOf } from "../domain-control/domain-control.service";
 import { emailProvesDomain } from "../domain-control/email-proof";
+import { verifiedEmailOf } from "../domain-control/verified-email";
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 
@@ -25,10 +27,16 @@ export function toOrganization(row: OrganizationRow): Organization {
     description: row.description,
     category: row.category,
     categoryName: categoryName(row.category),
-    isPlatformUser: row.isPlatformUser,
+    // The badge is the proof: one record of it (CONTRACT §4).
+    isPlatformUser: row.domainVerifiedAt !== null,
     logoUrl: row.logoVersion ? logoPath(row.domain, row.logoVersion) : null,
     domainVerified: row.domainVerifiedAt !== null,
   };
+}
+
+/** The organization's own view: with the website change waiting for proof, if any. */
+export function toOwnOrganization(row: OrganizationRow): Organization {
+  return { ...toOrganization(row), pendingDomain: row.pendingDomain, pendingName: row.pendingName };
 }
 
 /** The normalised domain of a website a user typed, or a 400 with the SPEC text. */
@@ -79,9 +87,12 @@ function raise(): never {
 }
 
 /**
- * Settings → organization. A new website is a new domain to prove (CONTRACT §4): unless the
- * acting admin's verified address proves it, the organization loses the badge, its ads and
- * approvals until the domain is proven.
+ * Settings → organization. A website on another domain moves the organization only when the
+ * acting admin's verified address proves that domain. Otherwise the change waits as pending, with
+ * the name given with it, and the organization keeps its proven domain, name, badge and ads until
+ * an admin proves the new one (CONTRACT §4): a proven organization cannot be parked on a domain it
+ * does not control, to be handed over with its team and keys to whoever proves it later. The other
+ * fields apply at once. Saving the current website again drops a pending change.
  */
 export async function updateOrganization(
   db: DbOrTx,
@@ -96,32 +107,65 @@ export async function updateOrganization(
     throw conflict("Another organization already uses this website");
   }
   const current = await getOrganization(db, organizationId);
-  let proof = {};
-  if (current.domain !== domain) {
+  const details = {
+    description: input.description ?? null,
+    industry: input.industry || null,
+    size: input.size ?? null,
+    updatedAt: new Date(),
+  };
+  let move: Partial<OrganizationRow>;
+  if (domain === current.domain) {
+    move = { name: input.name, ...(current.pendingDomain ? dropPendingDomain() : {}) };
+  } else {
     const email = await verifiedEmailOf(db, actor.userId);
-    proof =
+    move =
       email && emailProvesDomain(email, domain)
-        ? { domainVerifiedAt: new Date(), domainVerificationMethod: "email" as const, isPlatformUser: true }
-        : unprovenDomainChanges();
+        ? {
+            name: input.name,
+            domain,
+            website: websiteFor(domain),
+            domainVerifiedAt: new Date(),
+            domainVerificationMethod: "email",
+            ...dropPendingDomain(),
+          }
+        : {
+            pendingDomain: domain,
+            pendingName: input.name,
+            // A new domain to prove gets a new token; the same one asked again keeps its own.
+            ...(current.pendingDomain === domain ? {} : { verificationToken: generateToken(18) }),
+          };
   }
-  // Served ads carry the company's name, description and domain, and need its proof.
+  // Served ads carry the company's name, description and domain.
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(organizations)
-      .set({
-        name: input.name,
-        domain,
-        website: websiteFor(domain),
-        description: input.description ?? null,
-        industry: input.industry || null,
-        size: input.size ?? null,
-        ...proof,
-        updatedAt: new Date(),
-      })
+      .set({ ...details, ...move })
       .where(eq(organizations.id, organizationId))
-      .returning();
+      .returning()
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw conflict("Another organization already uses this website");
+        throw error;
+      });
     if (!row) throw notFound("Organization not found");
     await changes.publish(tx, CHANNELS.adsChanged);
     return row;
   });
 }
+
+/** Settings → "Keep DOMAIN": the website change waiting for proof is dropped. */
+export async function cancelPendingDomain(db: DbOrTx, organizationId: string): Promise<OrganizationRow> {
+  const [row] = await db
+    .update(organizations)
+    .set({ ...dropPendingDomain(), updatedAt: new Date() })
+    .where(eq(organizations.id, organizationId))
+    .returning();
+  if (!row) throw notFound("Organization not found");
+  return row;
+}
+
+/** The token may have been published for the dropped domain: it is not reused. */
+const dropPendingDomain = () => ({
+  pendingDomain: null,
+  pendingName: null,
+  verificationToken: generateToken(18),
+});

@@ -30,7 +30,7 @@ export async function searchOrganizations(
     )
     .orderBy(
       sql`case when lower(${organizations.name}) like ${prefix} or ${organizations.domain} like ${prefix} then 0 else 1 end`,
-      sql`${organizations.isPlatformUser} desc`,
+      sql`${organizations.domainVerifiedAt} is not null desc`,
       organizations.name,
     )
     .limit(10);
@@ -40,6 +40,6 @@ export async function searchOrganizations(
     website: row.website,
     domain: row.domain,
     category: row.category,
-    isPlatformUser: row.isPlatformUser,
+    isPlatformUser: row.domainVerifiedAt !== null,
   }));
 }

@@ -1,5 +1,5 @@
 import type { SuggestionsResponse } from "@shared/suggestions";
-import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client";
 import { dismissedSuggestions, organizations, relationships } from "../../db/schema";
 import { findOrganizationByDomain, getOrganization } from "../organizations/organizations.service";
@@ -69,7 +69,7 @@ async function platformOrganizations(db: DbOrTx, excludeId: string | null): Prom
         category: organizations.category,
       })
       .from(organizations)
-      .where(eq(organizations.isPlatformUser, true))
+      .where(isNotNull(organizations.domainVerifiedAt))
       .orderBy(desc(organizations.createdAt))
       .limit(PLATFORM_CONTEXT_LIMIT);
     platformCache = { db, at: Date.now(), rows };
