@@ -49,7 +49,12 @@ import { createTracker, type Tracker } from "./modules/tracking/tracker";
 import { createMetrics, type Metrics } from "./observability/metrics";
 import { registerAuth } from "./plugins/auth";
 import { registerCompression } from "./plugins/compression";
-import { answerClientError, answerFrameworkError, registerErrorHandling } from "./plugins/errors";
+import {
+  answerClientError,
+  answerFrameworkError,
+  answerMissingHost,
+  registerErrorHandling,
+} from "./plugins/errors";
 import { createLoginLimiter, type LoginLimiter } from "./plugins/login-limiter";
 import { registerOpenApi } from "./plugins/openapi";
 import {
@@ -114,7 +119,11 @@ export type AppDeps = {
   domainProof?: Pick<DomainProverOptions, "fetchPage" | "resolver">;
 };
 
-const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * How often Node looks for requests past their timeout (30 s by default): a client sending slowly
+ * is cut within half a second of it, not up to 30 s later.
+ */
+const TIMEOUT_CHECK_MS = 500;
 /** At start, how long shared limits may wait for Redis before each process keeps its own. */
 const REDIS_START_WAIT_MS = 5_000;
 
@@ -123,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // main.ts loads or generates it; without it no tracked link could be signed.
   if (!config.appSecret) throw new Error("APP_SECRET is required to sign tracked links");
   const appSecret = config.appSecret;
+  const requestTimeout = Math.round(config.requestTimeoutSeconds * 1000);
   const app = Fastify({
     logger: deps.logger ?? loggerOptions(config.logLevel, false),
     childLoggerFactory: lazyChildLoggerFactory,
@@ -135,8 +145,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Finish in-flight requests on close and refuse new ones with 503.
     return503OnClosing: true,
     forceCloseConnections: "idle",
-    requestTimeout: REQUEST_TIMEOUT_MS,
+    requestTimeout,
+    // The headers get the same time as the whole request, not Node's own 60 s.
+    http: { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: TIMEOUT_CHECK_MS },
   });
+  answerMissingHost(app.server);
+  // JSON is what the API reads (the logo upload and the Stripe webhook bring their own parsers).
+  // Fastify's default text/plain parser would hand a text body on to a JSON schema, which refuses it
+  // with 400: without it, a body in another media type is refused with 415.
+  app.removeContentTypeParser("text/plain");
   let inFlight = 0;
   app.decorate("inFlight", () => inFlight);
   const settled = () => inFlight--;

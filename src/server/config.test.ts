@@ -70,4 +70,11 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: "-1" })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
     expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: "soon" })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
   });
+
+  it("gives a client REQUEST_TIMEOUT_SECONDS to send its request, 30 by default", () => {
+    expect(loadConfig({}).requestTimeoutSeconds).toBe(30);
+    expect(loadConfig({ REQUEST_TIMEOUT_SECONDS: "1.5" }).requestTimeoutSeconds).toBe(1.5);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: "0" })).toThrow(/REQUEST_TIMEOUT_SECONDS/);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: "soon" })).toThrow(/REQUEST_TIMEOUT_SECONDS/);
+  });
 });

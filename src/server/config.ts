@@ -50,6 +50,7 @@ const envSchema = z.object({
   METRICS_PORT: optionalPort,
   METRICS_HOST: z.string().trim().optional(),
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LOG_FORMAT: z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
@@ -83,6 +84,8 @@ export type Config = Readonly<{
   metrics: { port: number | undefined; host: string };
   /** After SIGTERM, how long /readyz answers 503 while requests are still served. */
   shutdownDrainSeconds: number;
+  /** How long a client may take to send a whole request (headers and body) before 408. */
+  requestTimeoutSeconds: number;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   /** Unset: decided by where the log goes (see prettyLogs). */
   logFormat: "pretty" | "json" | undefined;
@@ -123,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     // Same interface as the public port unless told otherwise: one setting to reach both.
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST || e.HOST },
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
+    requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
   });

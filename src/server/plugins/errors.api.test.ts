@@ -59,7 +59,11 @@ describe("errors raised before a route runs answer the contract's {message}", ()
     ["malformed JSON", "application/json", '{"name": ', 400],
     ["a body over the limit", "application/json", `{"name":"${"x".repeat(1_100_000)}"}`, 413],
     ["a media type the API does not take", "application/xml", "<name>x</name>", 415],
+    ["a text body", "text/plain", '{"name":"typed as text"}', 415],
   ])("%s", async (_name, type, payload, status) => {
+    const keys = async () =>
+      (await t.app.inject({ url: "/api/api-keys", headers: buddies.org.headers })).json();
+    const before = await keys();
     const response = await t.app.inject({
       method: "POST",
       url: "/api/api-keys",
@@ -67,7 +71,10 @@ describe("errors raised before a route runs answer the contract's {message}", ()
       payload,
     });
     expect(response.statusCode).toBe(status);
-    expect(response.json()).toEqual({ message: expect.any(String) });
+    expect(response.json()).toEqual(
+      status === 415 ? { message: "Unsupported media type" } : { message: expect.any(String) },
+    );
+    expect(await keys()).toEqual(before);
   });
 
   it("answers headers over Node's limit with 431 {message}", async () => {
@@ -79,6 +86,20 @@ describe("errors raised before a route runs answer the contract's {message}", ()
     expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
       message: "The request headers are too large",
     });
+  });
+
+  it("answers an HTTP/1.1 request without a Host header with 400 {message}", async () => {
+    const answer = await rawRequest("GET /api/me HTTP/1.1\r\nAccept: */*\r\n\r\n");
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain("content-type: application/json");
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
+      message: "The request has no Host header",
+    });
+    // HTTP/1.0 needs none, and a request with one is served.
+    expect(await rawRequest("GET /healthz HTTP/1.0\r\n\r\n")).toMatch(/^HTTP\/1\.1 200 /);
+    expect(await rawRequest("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).toMatch(
+      /^HTTP\/1\.1 200 /,
+    );
   });
 
   it("answers a request Node cannot parse with 400 {message}", async () => {

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from "node:http";
+import { type RequestListener, type Server, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
@@ -95,4 +95,35 @@ export function answerClientError(this: FastifyInstance, error: Error & { code?:
     );
   }
   socket.destroy(error);
+}
+
+const NO_HOST_BODY = JSON.stringify({ message: "The request has no Host header" });
+const NO_HOST_HEADERS = {
+  "content-type": "application/json; charset=utf-8",
+  "content-length": Buffer.byteLength(NO_HOST_BODY),
+  connection: "close",
+};
+
+/**
+ * Node refuses an HTTP/1.1 request without a Host header (RFC 9112 §3.2) itself, with an empty
+ * 400, before any listener or Fastify hook is reached. Here `server` leaves that refusal to its
+ * request listener — Fastify's, the only one yet — wrapped to make it with the contract's
+ * `{message}`. Each request pays the comparison Node made, and no hook.
+ */
+export function answerMissingHost(server: Server) {
+  const [route, ...others] = server.listeners("request") as RequestListener[];
+  if (!route || others.length > 0) throw new Error("answerMissingHost wraps Fastify's listener alone");
+  server.removeListener("request", route);
+  server.on("request", (request, response) => {
+    if (
+      request.headers.host !== undefined ||
+      request.httpVersionMinor !== 1 ||
+      request.httpVersionMajor !== 1
+    )
+      return route(request, response);
+    response.writeHead(400, NO_HOST_HEADERS).end(NO_HOST_BODY);
+  });
+  // Not an option passed to Fastify: a server it adds for another address of HOST (as for
+  // "localhost") would get it too, without the wrapper, and serve such requests.
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
 }

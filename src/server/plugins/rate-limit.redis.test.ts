@@ -37,26 +37,33 @@ describe("rate limits over REDIS_URL", () => {
     );
   });
 
-  it("shares logins' failures between two instances, per client and per address", async () => {
+  it("shares logins' failures and known clients between two instances", async () => {
     const address = `login-${crypto.randomUUID()}@example.com`;
     const [a, b] = [0, 1].map(() => {
       const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
       clients.push(redis);
-      return createLoginLimiter({ perAddress: { points: 3, durationSeconds: 60 }, perClient: 2, redis });
+      return createLoginLimiter({ perAddress: { points: 3, durationSeconds: 60 }, perClient: 4, redis });
     }) as [ReturnType<typeof createLoginLimiter>, ReturnType<typeof createLoginLimiter>];
     await connected();
     const wrong = () => Promise.reject(unauthorized("Invalid email or password"));
     const right = () => Promise.resolve("signed in");
 
+    // The owner's usual client signs in on one instance.
+    await expect(a.attempt(address, "9.9.9.9", right)).resolves.toBe("signed in");
+    // Three failures in total, one client's two of them on each instance: the address is under attack.
     await expect(a.attempt(address, "1.1.1.1", wrong)).rejects.toMatchObject({ statusCode: 401 });
     await expect(b.attempt(address, "1.1.1.1", wrong)).rejects.toMatchObject({ statusCode: 401 });
-    // The client's own two failures, one on each instance, stop it on either.
-    await expect(a.attempt(address, "1.1.1.1", right)).rejects.toBeInstanceOf(RateLimitedError);
-    // The third failure in total holds back every client that failed, on either instance…
     await expect(a.attempt(address, "2.2.2.2", wrong)).rejects.toMatchObject({ statusCode: 401 });
-    await expect(b.attempt(address, "2.2.2.2", right)).rejects.toBeInstanceOf(RateLimitedError);
-    // …but not one that did not.
-    await expect(b.attempt(address, "3.3.3.3", right)).resolves.toBe("signed in");
+    // The client with two failures is held back on either instance…
+    await expect(b.attempt(address, "1.1.1.1", right)).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(a.attempt(address, "1.1.1.1", right)).rejects.toBeInstanceOf(RateLimitedError);
+    // …the one with a single typo gets its next attempt…
+    await expect(b.attempt(address, "2.2.2.2", right)).resolves.toBe("signed in");
+    // …and the known client, known on the other instance too, keeps its own allowance.
+    await expect(b.attempt(address, "9.9.9.9", wrong)).rejects.toMatchObject({ statusCode: 401 });
+    await expect(a.attempt(address, "9.9.9.9", wrong)).rejects.toMatchObject({ statusCode: 401 });
+    await expect(b.attempt(address, "9.9.9.9", wrong)).rejects.toMatchObject({ statusCode: 401 });
+    await expect(b.attempt(address, "9.9.9.9", right)).resolves.toBe("signed in");
   });
 
   it("shares the pixel's allowance per client between two instances", async () => {

@@ -8,6 +8,7 @@ import { addMember, createApiKey, createTestApp, type TestApp } from "../testing
 import { createBuddies } from "../testing/buddies";
 import {
   type BaseValues,
+  type Expectation,
   type FuzzCase,
   fuzzCases,
   NUL,
@@ -138,9 +139,10 @@ const rowCounts = async () => {
 };
 
 /** What is wrong with an answer to a hostile request, if anything. */
-function problemWith(fuzz: { expect: 400 | "4xx" }, response: LightMyRequestResponse): string | undefined {
+function problemWith(fuzz: { expect: Expectation }, response: LightMyRequestResponse): string | undefined {
   const status = response.statusCode;
-  if (fuzz.expect === 400 ? status !== 400 : status < 400 || status >= 500) return `answered ${status}`;
+  const expected = fuzz.expect === "4xx" ? status >= 400 && status < 500 : status === fuzz.expect;
+  if (!expected) return `answered ${status}`;
   if (/\bat .+:\d+:\d+\)?$|node_modules/m.test(response.body)) return "a stack trace in the body";
   let body: unknown;
   try {

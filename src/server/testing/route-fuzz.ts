@@ -49,8 +49,11 @@ export type BaseValues = {
   body: Record<string, unknown> | undefined;
 };
 
-/** What the answer must be: exactly 400 (refused by validation, never reaching a handler) or a 4xx. */
-export type Expectation = 400 | "4xx";
+/**
+ * What the answer must be: exactly 400 (refused by validation, never reaching a handler), exactly
+ * 415 (a body the API does not read), or a 4xx.
+ */
+export type Expectation = 400 | 415 | "4xx";
 
 export type FuzzCase = {
   operation: string;
@@ -235,9 +238,14 @@ export function fuzzCases(
   if (BODY_METHODS.has(operation.method)) {
     const json = { ...headers, "content-type": "application/json" };
     add("body", "malformed JSON", "4xx", { headers: json, payload: '{"name": "unfinished' });
-    add("body", "wrong content type", "4xx", {
+    add("body", "wrong content type", 415, {
       headers: { ...headers, "content-type": "application/xml" },
       payload: "<name>fuzz</name>",
+    });
+    // Fastify reads text/plain by default, and a schema then refused the text with 400.
+    add("body", "JSON sent as text/plain", 415, {
+      headers: { ...headers, "content-type": "text/plain" },
+      payload: baseBody ?? "{}",
     });
     for (const megabytes of WHOLE_BODY_MB) {
       add("body", `${megabytes} MB`, "4xx", { headers: json, payload: hugeJson(megabytes) });

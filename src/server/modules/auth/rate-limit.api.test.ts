@@ -52,23 +52,44 @@ describe("rate limits on the account routes", () => {
     expect((await attempt("other@example.com")).statusCode).toBe(401);
   });
 
-  it("holds back only the clients that failed once an address's failures reach the total, so its owner still signs in", async () => {
+  it("spares the owner's attempt after a typo while other clients flood the address, and holds each guesser back after two", async () => {
     const victim = await signUpVerified(perAddress, "victim@example.com");
     const login = signingIn(perAddress, "victim@example.com");
-    // The total (3) is reached from two clients.
+    // The total (3) is reached from two clients: the address is under attack.
     for (const client of ["203.0.113.66", "203.0.113.66", "203.0.113.67"])
       expect((await login(client, "Wrong-pass1!")).statusCode).toBe(401);
-    for (const client of ["203.0.113.66", "203.0.113.67"]) {
-      const held = await login(client, STRONG_PASSWORD);
-      expect(held.statusCode).toBe(429);
-      expect(Number(held.headers["retry-after"])).toBeGreaterThan(0);
-    }
+    // A client with two failures is held back, even with the right password.
+    const held = await login("203.0.113.66", STRONG_PASSWORD);
+    expect(held.statusCode).toBe(429);
+    expect(Number(held.headers["retry-after"])).toBeGreaterThan(0);
+    expect(held.json()).toEqual({ message: expect.stringMatching(/Too many attempts/) });
+    // The owner, from a client of their own, mistypes once and still gets in.
+    expect((await login("198.51.100.9", "Wrong-pass1!")).statusCode).toBe(401);
     const owner = await login("198.51.100.9", STRONG_PASSWORD);
     expect(owner.statusCode, owner.body).toBe(200);
     expect(owner.json().user.id).toBe(victim.user.id);
-    // A client that has not failed yet gets its try; after a failure it is held back too.
-    expect((await login("203.0.113.68", "Wrong-pass1!")).statusCode).toBe(401);
-    expect((await login("203.0.113.68", "Wrong-pass1!")).statusCode).toBe(429);
+    // Each new client of a guesser gets its two tries, no more.
+    for (const client of ["203.0.113.68", "203.0.113.69"]) {
+      expect((await login(client, "Wrong-pass1!")).statusCode).toBe(401);
+      expect((await login(client, "Wrong-pass1!")).statusCode).toBe(401);
+      expect((await login(client, "Wrong-pass1!")).statusCode).toBe(429);
+      expect((await login(client, STRONG_PASSWORD)).statusCode).toBe(429);
+    }
+  });
+
+  it("lets a client that signed in before keep its own allowance while the address is under attack", async () => {
+    await signUpVerified(perAddress, "known@example.com");
+    const login = signingIn(perAddress, "known@example.com");
+    const home = "198.51.100.30";
+    expect((await login(home)).statusCode).toBe(200);
+    for (const client of ["203.0.113.80", "203.0.113.81", "203.0.113.82"])
+      expect((await login(client, "Wrong-pass1!")).statusCode).toBe(401);
+    // Four typos from the known client, as many as its own allowance leaves, and then the password.
+    for (let i = 0; i < 4; i++) expect((await login(home, "Wrong-pass1!")).statusCode).toBe(401);
+    expect((await login(home)).statusCode).toBe(200);
+    // Its own allowance still holds: a sixth attempt after five failures is refused.
+    for (let i = 0; i < 5; i++) expect((await login(home, "Wrong-pass1!")).statusCode).toBe(401);
+    expect((await login(home)).statusCode).toBe(429);
   });
 
   it("limits one client's failures for one address more tightly than the address's total", async () => {
