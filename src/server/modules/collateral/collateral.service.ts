@@ -6,7 +6,7 @@ import {
   type UpdateCollateralInput,
 } from "@shared/collateral";
 import { DOMAIN_MESSAGES } from "@shared/domain-verification";
-import { and, eq, ne, or } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, ne, or } from "drizzle-orm";
 import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { DbOrTx } from "../../db/client";
 import { collateral, organizations, relationships } from "../../db/schema";
@@ -14,6 +14,7 @@ import { badRequest, forbidden, notFound } from "../../errors";
 import { urlIsOnDomain } from "../domain-control/ownable-domain";
 import { isBlockedPair } from "../relationships/block-list";
 import { signTrackedLink } from "../tracking/links/link-signature";
+import { linkShareable } from "../tracking/links/live-ads";
 
 type CollateralRow = typeof collateral.$inferSelect;
 
@@ -108,11 +109,17 @@ export async function listCollateral(
   const target = of ?? organizationId;
   const relationshipId = await assertRelated(db, organizationId, target);
   // CONTRACT §4: an organization whose domain is not proven publishes nothing to its partners.
-  const [company] = await db
-    .select({ verifiedAt: organizations.domainVerifiedAt })
-    .from(organizations)
-    .where(eq(organizations.id, target));
-  const published = company?.verifiedAt
+  const provenIds = new Set(
+    (
+      await db
+        .select({ id: organizations.id })
+        .from(organizations)
+        .where(
+          and(inArray(organizations.id, [organizationId, target]), isNotNull(organizations.domainVerifiedAt)),
+        )
+    ).map((org) => org.id),
+  );
+  const published = provenIds.has(target)
     ? and(eq(collateral.createdByOrganizationId, target), eq(collateral.status, "active"))
     : undefined;
   const rows = await db
@@ -129,18 +136,23 @@ export async function listCollateral(
     .orderBy(collateral.createdAt);
   const items = rows.map(toCollateral);
   if (!relationshipId || !signing) return sortCollateral(items);
-  // Each Buddy ad carries the caller's own tracked link, ready to shorten and share.
+  // Each live Buddy ad carries the caller's own tracked link, ready to shorten and share; a draft
+  // gets none, since a click on it would count for nothing (tracking/links/live-ads.ts).
   return sortCollateral(
-    items.map((item) => ({
-      ...item,
-      trackedUrl: signTrackedLink(signing.publicUrl, signing.secret, {
-        relationshipId,
-        collateralId: item.id,
-        sourceOrgId: organizationId,
-        targetOrgId: target,
-        url: item.ctaUrl,
-      }),
-    })),
+    items.map((item) =>
+      linkShareable({ status: item.status, authorProven: provenIds.has(item.createdByOrganizationId) })
+        ? {
+            ...item,
+            trackedUrl: signTrackedLink(signing.publicUrl, signing.secret, {
+              relationshipId,
+              collateralId: item.id,
+              sourceOrgId: organizationId,
+              targetOrgId: target,
+              url: item.ctaUrl,
+            }),
+          }
+        : item,
+    ),
   );
 }
 

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import { CHANNELS, type ChangeNotifications } from "../../../db/change-notifications";
@@ -7,6 +8,7 @@ import { type CommittedBatch, createGroupCommit } from "../../../db/group-commit
 import { collateral, organizations } from "../../../db/schema";
 import { urlIsOnDomain } from "../../domain-control/ownable-domain";
 import { landingUrl, type TrackedLink } from "../links/link-signature";
+import { linkCounts } from "../links/live-ads";
 import { createClickClassifier } from "./click-classifier";
 import type { ClickIds } from "./click-id";
 import { type StoredClick, storeClicks } from "./click-store";
@@ -27,6 +29,9 @@ function isoTime(ms: number) {
   }
   return iso;
 }
+
+/** An ad's author: the advertised company, or the Buddy that wrote the ad for it. */
+const authors = alias(organizations, "author");
 
 /** Hosts compare without a leading www., as domains do everywhere else (CONTRACT §4). */
 const bareHost = (host: string) => host.toLowerCase().replace(/^www\./, "");
@@ -50,9 +55,10 @@ export function createClickTracker(deps: {
   });
   const classify = createClickClassifier({ redis: deps.redis });
   const hashVisitor = createVisitorHasher(deps.visitorSalts);
-  // A collateral's host rarely changes. An edit is announced to every instance like any change
-  // of collateral (the ads' channel); the minute's expiry bounds a missed announcement.
-  const collateralHosts = new LRUCache<string, { host: string; organizationId: string }>({
+  // A collateral's host, status and author's proof rarely change. A change is announced to every
+  // instance like any change of collateral or organization (the ads' channel); the minute's expiry
+  // bounds a missed announcement.
+  const collateralHosts = new LRUCache<string, { host: string; organizationId: string; counts: boolean }>({
     max: 50_000,
     ttl: 60_000,
   });
@@ -93,28 +99,40 @@ export function createClickTracker(deps: {
       .select({
         ctaUrl: collateral.ctaUrl,
         organizationId: collateral.organizationId,
+        status: collateral.status,
         domain: organizations.domain,
+        authorVerifiedAt: authors.domainVerifiedAt,
       })
       .from(collateral)
       .innerJoin(organizations, eq(organizations.id, collateral.organizationId))
+      .innerJoin(authors, eq(authors.id, collateral.createdByOrganizationId))
       .where(eq(collateral.id, id))
       .limit(1);
     if (!row) return null;
     // CONTRACT §5: an ad that no longer points at its company's own site is followed nowhere.
     const value = urlIsOnDomain(row.ctaUrl, row.domain)
-      ? { host: bareHost(new URL(row.ctaUrl).hostname), organizationId: row.organizationId }
-      : { host: "", organizationId: "" };
+      ? {
+          host: bareHost(new URL(row.ctaUrl).hostname),
+          organizationId: row.organizationId,
+          counts: linkCounts({ status: row.status, authorProven: row.authorVerifiedAt !== null }),
+        }
+      : { host: "", organizationId: "", counts: false };
     collateralHosts.set(id, value);
     return value;
   }
 
-  /** Null when the link may not be followed: its url is not the collateral's call-to-action host. */
+  /**
+   * Null when the link may not be followed: its url is not the collateral's call-to-action host.
+   * A link whose ad is not live (a draft, an unproven author) still takes the reader to the
+   * page, but records nothing and carries no click id a lead could be recorded with.
+   */
   async function follow(link: TrackedLink, hit: Hit, shortCode: string | null): Promise<string | null> {
     const target = parseTarget(link.url);
     if (!target) return null;
     // From memory without a promise: most clicks follow links already seen.
     const owner = collateralHosts.get(link.collateralId) ?? (await loadCollateralHost(link.collateralId));
     if (!owner || owner.organizationId !== link.targetOrgId || owner.host !== target.host) return null;
+    if (!owner.counts) return target.landingWithoutId;
 
     const now = Date.now();
     const visitorHash = hashVisitor(hit.ip, hit.userAgent, now);

@@ -7,6 +7,7 @@ import { shortLinks } from "../../../db/schema";
 import { badRequest } from "../../../errors";
 import { generateToken } from "../../../lib/tokens";
 import { REDIRECT_PATH, type TrackedLink, verifyTrackedLink } from "./link-signature";
+import { assertShareable } from "./live-ads";
 
 /**
  * CONTRACT §5: only this platform's own signed tracked links are shortened. The same link gets
@@ -14,7 +15,16 @@ import { REDIRECT_PATH, type TrackedLink, verifyTrackedLink } from "./link-signa
  */
 export async function shortenTrackedLink(
   db: DbOrTx,
-  options: { publicUrl: string; secret: string; longUrl: string },
+  options: {
+    publicUrl: string;
+    secret: string;
+    longUrl: string;
+    /**
+     * For a link a member brings: its ad must be live now. The Ads API's own links are of ads it
+     * has just judged live, and its answer must not turn into a 400 while its cache catches up.
+     */
+    onlyLive?: boolean;
+  },
 ): Promise<string> {
   let url: URL;
   try {
@@ -28,6 +38,7 @@ export async function shortenTrackedLink(
   }
   const link = verifyTrackedLink(options.secret, Object.fromEntries(url.searchParams));
   if (!link) throw badRequest("The tracked link's signature is not valid");
+  if (options.onlyLive) await assertShareable(db, link.collateralId);
 
   const linkHash = createHash("sha256").update(url.search).digest("hex");
   const [existing] = await db
