@@ -31,6 +31,7 @@ import {
   type DomainProver,
   type DomainProverOptions,
 } from "./modules/domain-control/domain-prover";
+import { reviewLegacyEmailProofs } from "./modules/domain-control/legacy-proof-review";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes";
 import { onboardingRoutes } from "./modules/onboarding/onboarding.routes";
 import { seedCatalogOrganizations } from "./modules/organizations/catalog-seed";
@@ -315,6 +316,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       { name: "visitor salts", run: () => visitorSalts.start() },
       ...(redis ? [{ name: "redis", run: () => waitForRedis(redis, REDIS_START_WAIT_MS) }] : []),
       { name: "catalog seed", run: () => seedCatalogOrganizations(deps.db) },
+      // Proofs that migrations queued for the runtime's e-mail rule, judged before any request.
+      { name: "legacy proof review", run: () => reviewLegacyEmailProofs(deps.db, notifications) },
       // Queued mail from before a restart goes out as soon as we are up.
       { name: "outbox", run: async () => outbox.wake() },
     ]);

@@ -135,53 +135,76 @@ test("a logo over 2 MB, or one that is not a JPEG or PNG, is refused before it i
   await expect(profileForm(page).getByTestId("org-logo-placeholder")).toBeVisible();
 });
 
-test("moving to a website the admin has not proven shows the verification card and banner, and publishing waits for the proof", async ({
+test("a website change to a domain the admin has not proven waits, with the verification card and banner, until it is proven or dropped", async ({
   page,
   request,
 }, testInfo) => {
-  const account = await createOnboardedAccount(request, "org-move", { companyName: uniqueName("Mover") });
+  const companyName = uniqueName("Mover");
+  const account = await createOnboardedAccount(request, "org-move", { companyName });
   await openProfile(page, account.token);
   await expect(page.getByTestId("domain-verification-card")).toHaveCount(0);
   await expect(page.getByTestId("unverified-domain-banner")).toHaveCount(0);
 
   const moved = `moved-${Math.floor(Math.random() * 1e9)}.example.org`;
+  const newName = uniqueName("Moved");
   const form = profileForm(page);
+  await form.getByLabel("Name").fill(newName);
   await form.getByLabel("Website").fill(`https://${moved}`);
   await form.getByRole("button", { name: "Save Changes" }).click();
   await expect(toast(page, "Settings updated successfully")).toBeVisible();
 
-  // The new domain is the organization's own to prove, with a token only its admins see.
+  // The new domain is the organization's own to prove, with a token only its admins see; the
+  // organization stays on its proven domain, under its name, meanwhile.
   const card = page.getByTestId("domain-verification-card");
   await expect(card.getByText(`Verify ${moved}`)).toBeVisible();
-  const status = await request.get("/api/organization/domain-verification", {
-    headers: { authorization: `Bearer ${account.token}` },
-  });
+  await expect(card).toContainText(
+    `Your website change to ${moved} waits until you show that you control it. Until then your organization stays on ${account.domain}, with its name, badge and ads.`,
+  );
+  const headers = { authorization: `Bearer ${account.token}` };
+  const status = await request.get("/api/organization/domain-verification", { headers });
   const { token } = (await status.json()) as { token: string };
   await expect(card.getByLabel("Meta tag")).toHaveText(
     `<meta name="buddy-site-verification" content="${token}">`,
   );
   await expect(card.getByLabel("TXT record")).toHaveText(`buddy-site-verification=${token}`);
-  await expect(page.getByTestId("unverified-domain-banner")).toContainText(`${moved} is not verified yet`);
-
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: testInfo.outputPath("domain-verification-card-narrow.png"), fullPage: true });
-
-  await card.getByRole("button", { name: "Check again" }).click();
-  await expect(card.getByRole("alert")).toContainText(`We could not find the meta tag on https://${moved}/`, {
-    timeout: 20_000,
+  await expect(page.getByTestId("unverified-domain-banner")).toContainText(
+    `Your website change to ${moved} is not verified yet: your organization stays on ${account.domain} until it is.`,
+  );
+  // The form shows the change as typed, so saving again keeps it.
+  await page.reload();
+  await expect(form.getByLabel("Website")).toHaveValue(`https://${moved}`);
+  await expect(form.getByLabel("Name")).toHaveValue(newName);
+  expect(await (await request.get("/api/organization", { headers })).json()).toMatchObject({
+    name: companyName,
+    domain: account.domain,
+    domainVerified: true,
+    pendingDomain: moved,
   });
 
-  // Until then its ads wait: publishing is refused with a reason.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath("website-change-card-narrow.png"), fullPage: true });
+
+  await card.getByRole("button", { name: "Check again" }).click();
+  await expect(card.getByRole("alert")).toContainText(moved, { timeout: 20_000 });
+
+  // Its ads still go out from its proven domain.
   const publish = await request.post("/api/marketing/collateral", {
-    headers: { authorization: `Bearer ${account.token}` },
+    headers,
     data: {
-      name: "Moved offer",
-      description: "An ad for the new site.",
+      name: "Still here",
+      description: "An ad for the proven site.",
       ctaText: "Go",
-      ctaUrl: `https://${moved}/start`,
+      ctaUrl: `https://${account.domain}/start`,
       status: "active",
     },
   });
-  expect(publish.status()).toBe(403);
-  expect(await publish.json()).toEqual({ message: `Verify that you control ${moved} before publishing ads` });
+  expect(publish.status()).toBe(201);
+
+  // "Keep" drops the change: the card and banner go, the form shows the proven website again.
+  await card.getByRole("button", { name: `Keep ${account.domain}` }).click();
+  await expect(toast(page, "Settings updated successfully")).toBeVisible();
+  await expect(card).toHaveCount(0);
+  await expect(page.getByTestId("unverified-domain-banner")).toHaveCount(0);
+  await expect(form.getByLabel("Website")).toHaveValue(`https://${account.domain}`);
+  await expect(form.getByLabel("Name")).toHaveValue(companyName);
 });

@@ -21,7 +21,8 @@ export function DomainProofInstructions({ challenge }: { challenge: DomainChalle
         <li className="grid gap-1.5">
           <span className="font-medium">Add a meta tag to your home page</span>
           <span className="text-muted-foreground">
-            Put this tag inside the &lt;head&gt; of https://{domain}/ (the page must load normally):
+            Put this tag inside the &lt;head&gt; of the HTML page https://{domain}/ serves itself (it must
+            load normally; a redirect to another site does not count):
           </span>
           <CodeBlock aria-label="Meta tag">{siteVerificationMetaTag(token)}</CodeBlock>
         </li>
@@ -33,8 +34,8 @@ export function DomainProofInstructions({ challenge }: { challenge: DomainChalle
         <li className="grid gap-1.5">
           <span className="font-medium">Or use an e-mail address at {domain}</span>
           <span className="text-muted-foreground">
-            Sign up with a work address at {domain} (or a subdomain of it) and verify it. Addresses at free
-            e-mail providers such as Gmail or Outlook never count.
+            Sign up with a work address at {domain} itself and verify it: an address at a subdomain proves
+            only that subdomain. Addresses at free e-mail providers such as Gmail or Outlook never count.
           </span>
         </li>
       </ol>

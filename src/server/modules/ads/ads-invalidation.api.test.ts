@@ -1,6 +1,8 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { DbOrTx } from "../../db/client";
+import { organizations } from "../../db/schema";
 import { createApiKey, createOrganization, createTestApp, type TestApp } from "../../testing/app";
 import { createCollateral, deleteCollateral, updateCollateral } from "../collateral/collateral.service";
 import { markDomainProven } from "../domain-control/domain-control.service";
@@ -124,6 +126,11 @@ describe("services publish the Ads API's changes", () => {
         { name: "Invbuddy renamed", website: `https://${buddy.domain}`, description: "Renamed" },
       ),
     );
+    // A proof is recorded, and published, only for an organization nobody had proven (legacy data).
+    await db
+      .update(organizations)
+      .set({ domainVerifiedAt: null, domainVerificationMethod: null })
+      .where(eq(organizations.id, buddy.organizationId));
     await expectAdsChanged((changes) =>
       markDomainProven(db, changes, buddy.organizationId, "email", buddy.domain),
     );

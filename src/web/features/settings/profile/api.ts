@@ -49,6 +49,20 @@ export function useDomainStatus(enabled: boolean) {
   return useQuery<OrganizationDomainStatus>({ queryKey: DOMAIN_STATUS_KEY, enabled });
 }
 
+/** "Keep DOMAIN": drops the website change that waits for proof. */
+export function useCancelWebsiteChange() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<Organization>("/api/organization/pending-domain", { method: "DELETE" }),
+    onSuccess: (organization) => {
+      client.setQueryData(ORGANIZATION_KEY, organization);
+      void client.invalidateQueries({ queryKey: DOMAIN_STATUS_KEY });
+      toast.success("Settings updated successfully");
+    },
+    onError: (error) => toast.error(errorMessage(error, "Failed to update settings")),
+  });
+}
+
 /** 'Check again' for the organization's domain; once proven, the organization is reloaded. */
 export function useCheckOrganizationDomain() {
   const client = useQueryClient();

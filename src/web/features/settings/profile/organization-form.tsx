@@ -18,10 +18,11 @@ const organizationFormSchema = updateOrganizationSchema.extend({
     .pipe(updateOrganizationSchema.shape.size),
 });
 
+/** A website change waiting for proof shows as typed, so saving the form again keeps it. */
 function formValues(organization: Organization) {
   return {
-    name: organization.name,
-    website: organization.website,
+    name: organization.pendingName ?? organization.name,
+    website: organization.pendingDomain ? `https://${organization.pendingDomain}` : organization.website,
     industry: organization.industry ?? "",
     size: organization.size === null ? "" : String(organization.size),
     description: organization.description ?? "",

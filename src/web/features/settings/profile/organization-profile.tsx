@@ -14,8 +14,8 @@ export function OrganizationProfile() {
 
   return (
     <div className="grid gap-6">
-      {organization.data && !organization.data.domainVerified ? (
-        <DomainVerificationCard domain={organization.data.domain} isAdmin={canEdit} />
+      {organization.data && (!organization.data.domainVerified || organization.data.pendingDomain) ? (
+        <DomainVerificationCard organization={organization.data} isAdmin={canEdit} />
       ) : null}
       <Card>
         <CardHeader>
@@ -43,7 +43,11 @@ export function OrganizationProfile() {
             />
           ) : (
             // Keyed so the form starts from the server's values again if the organization changes.
-            <OrganizationForm key={organization.data.id} organization={organization.data} canEdit={canEdit} />
+            <OrganizationForm
+              key={`${organization.data.id}:${organization.data.pendingDomain ?? ""}`}
+              organization={organization.data}
+              canEdit={canEdit}
+            />
           )}
         </CardContent>
       </Card>
