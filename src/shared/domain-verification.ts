@@ -28,6 +28,25 @@ export const DOMAIN_MESSAGES = {
   verified: (domain: string) => `${domain} is verified`,
   needed: (domain: string) => `Verify that you control ${domain} first`,
   publishNeedsProof: (domain: string) => `Verify that you control ${domain} before publishing ads`,
+  // What stood in the way of the meta tag, shown on the verification screen after a check.
+  redirectsAway: (url: string, host: string, domain: string) =>
+    `${url} redirects to ${host}: the tag must be on ${domain}'s own site. Publish it on a page ${domain} serves itself, or use the TXT record.`,
+  certificateError: (host: string, detail: string) =>
+    `https://${host}/ has a certificate error (${detail}): fix it, or use the TXT record.`,
+  siteNotHtml: (url: string) =>
+    `${url} is not an HTML page: the tag must be in the <head> of a page served as text/html.`,
+  siteStatus: (url: string, status: number) =>
+    `${url} answers with HTTP status ${status}: the tag must be on a home page that loads.`,
+  tagOutsideHead: (url: string) =>
+    `Your tag on ${url} is outside the <head>: move it between <head> and </head>.`,
+  siteBrokeOff: (url: string) =>
+    `${url} broke off its answer. Check again in a moment, or use the TXT record.`,
+  siteTooSlow: (url: string) =>
+    `${url} took too long to answer. Check again in a moment, or use the TXT record.`,
+  tooManyRedirects: (url: string) =>
+    `${url} redirects more than 3 times: put the tag on a page it reaches sooner, or use the TXT record.`,
+  siteNotPublic: (url: string) =>
+    `${url} leads to an address that is not on the public internet, so we cannot check it. Use the TXT record.`,
 } as const;
 
 /** Settings → organization: the admin's view of their organization's domain proof. */

@@ -1,4 +1,6 @@
+import { createServer as createTcpServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSelfSignedSite } from "../testing/domain-proof";
 import { type FixtureSite, startFixtureSite } from "../testing/fixture-site";
 import {
   type HostLookup,
@@ -57,6 +59,8 @@ beforeAll(async () => {
     } else if (path === "/stall-body") {
       response.writeHead(200, { "content-type": "text/html" });
       response.write("<html>");
+    } else if (path === "/cut") {
+      request.socket.destroy();
     } else if (path === "/missing") {
       response.writeHead(404).end("nope");
     } else {
@@ -174,6 +178,26 @@ describe("safeFetch redirects", () => {
     await expectReason(`http://site.test:${site.port}/hop/4`, "too_many_redirects", asPublic());
   });
 
+  it("asks the caller's followRedirect about each target before requesting it", async () => {
+    const judged: string[] = [];
+    const followRedirect = (target: URL) => {
+      judged.push(target.href);
+      return target.pathname !== "/hop/0";
+    };
+    const before = site.requests.length;
+    const error = await failure(`http://site.test:${site.port}/hop/2`, { ...asPublic(), followRedirect });
+    expect(error.reason).toBe("redirect_refused");
+    expect(error.url).toBe(`http://site.test:${site.port}/hop/0`);
+    expect(judged).toEqual([`http://site.test:${site.port}/hop/1`, `http://site.test:${site.port}/hop/0`]);
+    expect(site.requests.slice(before).map((r) => r.path)).toEqual(["/hop/2", "/hop/1"]);
+
+    const followed = await safeFetch(`http://site.test:${site.port}/hop/2`, {
+      ...asPublic(),
+      followRedirect: () => true,
+    });
+    expect(followed.body.toString()).toBe("arrived");
+  });
+
   it("drops credentials headers when a redirect leaves the origin", async () => {
     const target = `http://127.0.0.1:${site.port}/hello`;
     await safeFetch(via(target), { ...asPublic(), headers: { Cookie: "a=1", "X-Trace": "t" } });
@@ -237,5 +261,35 @@ describe("safeFetch with allowPrivate (local fixture sites)", () => {
     const gone = await startFixtureSite(() => {});
     await gone.close();
     await expectReason(`${gone.origin}/`, "network", local);
+  });
+
+  it("reports a certificate that does not verify as a TLS failure, saying what is wrong", async () => {
+    const tls = await startSelfSignedSite((_request, response) => response.end("secret"));
+    try {
+      const error = await failure(`${tls.origin}/`, local);
+      expect(error.reason).toBe("tls");
+      expect(error.message).toBe("self-signed certificate");
+    } finally {
+      await tls.close();
+    }
+  });
+
+  it("reports https to a server that speaks no TLS, or never finishes the handshake, as a network failure", async () => {
+    // Plain http where TLS was expected: there is no https to verify.
+    await expectReason(`https://127.0.0.1:${site.port}/hello`, "network", local);
+    const sockets = new Set<Socket>();
+    const silent = createTcpServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      await expectReason(`https://127.0.0.1:${port}/`, "network", { ...local, timeoutMs: 200 });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it("reports a site that connects and then cuts the connection as lost, not unreachable", async () => {
+    await expectReason(`${site.origin}/cut`, "connection_lost", local);
   });
 });

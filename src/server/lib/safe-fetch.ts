@@ -13,8 +13,13 @@ import { Agent, type Dispatcher, request } from "undici";
  * - Host names are resolved inside the socket's own `lookup`: every address the resolver returns
  *   must pass `isPublicAddress`, and the socket connects to exactly those checked addresses. There
  *   is no second resolution between check and connect, so DNS rebinding has no window.
- * - Redirects are followed by hand and each hop is judged like the first URL.
+ * - Redirects are followed by hand and each hop is judged like the first URL, and by the caller's
+ *   `followRedirect` when it gives one.
  * - One deadline covers every hop and the body; the body is capped.
+ * - A failure says how far it got, so a caller can tell "nothing to connect to" (`network`: the
+ *   only case where trying http after https makes sense) from a TLS failure (`tls`: someone
+ *   answered with a certificate that does not verify, which http would only sidestep) and from a
+ *   site that connected and then broke off (`connection_lost`) or stalled (`timeout`).
  * `allowPrivate` (CONTRACT §1 OUTBOUND_ALLOW_PRIVATE) lifts the address and port rules, for tests
  * against local fixture sites only; scheme and credential rules still apply.
  */
@@ -23,9 +28,16 @@ export type OutboundFetchReason =
   | "invalid_url"
   | "blocked_address"
   | "too_many_redirects"
+  /** The caller's `followRedirect` refused the target; `url` is that target. */
+  | "redirect_refused"
   | "timeout"
   | "too_large"
+  /** Nothing could be connected to: no address, refused, unreachable, connect timeout, no TLS spoken. */
   | "network"
+  /** The TLS handshake failed: a certificate that does not verify, or no common protocol. */
+  | "tls"
+  /** Connected, then the connection broke before a whole answer arrived. */
+  | "connection_lost"
   | "http_status";
 
 export class OutboundFetchError extends Error {
@@ -56,6 +68,8 @@ export type SafeFetchOptions = {
   truncate?: boolean;
   /** Default 3. */
   maxRedirects?: number;
+  /** Judges each redirect target before it is asked for; false fails with `redirect_refused`. */
+  followRedirect?: (target: URL) => boolean;
   /** Added to (and overriding) the default User-Agent and Accept. */
   headers?: Record<string, string>;
   lookup?: HostLookup;
@@ -184,14 +198,63 @@ function findOutboundError(error: unknown): OutboundFetchError | undefined {
   return undefined;
 }
 
-function toOutboundError(error: unknown, deadline: AbortSignal, url: string): OutboundFetchError {
+/** Failures of the TLS layer itself: certificate verification (Node names X509 codes bare) and OpenSSL's. */
+const TLS_FAILURE =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|INVALID_CA$|INVALID_PURPOSE$|PATH_LENGTH_EXCEEDED$|EPROTO$)/;
+/** The peer answered, but not in TLS (plain http on 443): there is no https to verify, as if nothing listened. */
+const TLS_NOT_SPOKEN = new Set(["ERR_SSL_WRONG_VERSION_NUMBER", "ERR_SSL_PACKET_LENGTH_TOO_LONG"]);
+
+/** What a TLS failure means to whoever runs the site, in a few words. */
+function describeTlsFailure(code: string): string {
+  switch (code) {
+    case "DEPTH_ZERO_SELF_SIGNED_CERT":
+    case "SELF_SIGNED_CERT_IN_CHAIN":
+      return "self-signed certificate";
+    case "CERT_HAS_EXPIRED":
+      return "the certificate has expired";
+    case "CERT_NOT_YET_VALID":
+      return "the certificate is not valid yet";
+    case "ERR_TLS_CERT_ALTNAME_INVALID":
+    case "HOSTNAME_MISMATCH":
+      return "the certificate is for another host name";
+    case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
+    case "UNABLE_TO_GET_ISSUER_CERT":
+    case "UNABLE_TO_GET_ISSUER_CERT_LOCALLY":
+      return "the certificate's chain is incomplete or not from a trusted authority";
+    default:
+      return code.startsWith("ERR_SSL_") || code === "EPROTO"
+        ? "the secure connection could not be set up"
+        : "the certificate could not be verified";
+  }
+}
+
+/** The first error code on the cause chain: undici may wrap the socket's error. */
+function errorCode(error: unknown): string {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (typeof code === "string") return code;
+    current = cause;
+  }
+  return "";
+}
+
+function toOutboundError(
+  error: unknown,
+  { deadline, url, connected }: { deadline: AbortSignal; url: string; connected: boolean },
+): OutboundFetchError {
   const own = findOutboundError(error);
   if (own) return own.url ? own : new OutboundFetchError(own.reason, own.message, { url, cause: own.cause });
-  const code = (error as { code?: string } | undefined)?.code ?? "";
+  const code = errorCode(error);
+  if (TLS_FAILURE.test(code) && !TLS_NOT_SPOKEN.has(code)) {
+    return new OutboundFetchError("tls", describeTlsFailure(code), { url, cause: error });
+  }
+  // A connection (TCP, and TLS for https) never made, even for lack of time, is a site not there.
+  if (!connected)
+    return new OutboundFetchError("network", "The site could not be reached", { url, cause: error });
   if (deadline.aborted || /TIMEOUT/.test(code)) {
     return new OutboundFetchError("timeout", "The site took too long to answer", { url, cause: error });
   }
-  return new OutboundFetchError("network", "The site could not be reached", { url, cause: error });
+  return new OutboundFetchError("connection_lost", "The site broke off its answer", { url, cause: error });
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -255,6 +318,9 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
+  // Emitted once the socket is up (after the TLS handshake for https), per origin.
+  const connectedOrigins = new Set<string>();
+  agent.on("connect", (origin) => connectedOrigins.add(origin.origin));
   let current = input;
   try {
     let url = checkUrl(input, policy);
@@ -271,6 +337,11 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
         }
         const next = checkUrl(location, policy, url);
         current = next.href;
+        if (options.followRedirect && !options.followRedirect(next)) {
+          throw new OutboundFetchError("redirect_refused", `Redirect to ${next.host} refused`, {
+            url: current,
+          });
+        }
         if (next.origin !== url.origin) {
           headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.has(k)));
         }
@@ -287,7 +358,8 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
       };
     }
   } catch (error) {
-    throw toOutboundError(error, deadline, current);
+    const connected = URL.canParse(current) && connectedOrigins.has(new URL(current).origin);
+    throw toOutboundError(error, { deadline, url: current, connected });
   } finally {
     agent.destroy().catch(() => {});
   }

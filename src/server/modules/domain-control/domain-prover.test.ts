@@ -1,3 +1,4 @@
+import { DOMAIN_MESSAGES } from "@shared/domain-verification";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type DnsServer, type Sites, startDnsServer, startSites } from "../../testing/domain-proof";
 import { createDomainProver, type DomainProver } from "./domain-prover";
@@ -54,6 +55,35 @@ describe("the domain prover", () => {
     expect(
       (await prover.prove({ domain: "none.test", token: TOKEN, verifiedEmail: null })).method,
     ).toBeNull();
+  });
+
+  it("passes on what stood in the way of the tag, unless the TXT record proves the domain", async () => {
+    sites.https.set("moved.test", { status: 301, location: sites.urlOf("https", "elsewhere.test") });
+    sites.publishTag("elsewhere.test", TOKEN);
+    expect(await prover.prove({ domain: "moved.test", token: TOKEN, verifiedEmail: null })).toEqual({
+      method: null,
+      problem: DOMAIN_MESSAGES.redirectsAway("https://moved.test/", "elsewhere.test", "moved.test"),
+    });
+    dns.publishTxt("moved.test", TOKEN);
+    expect(await prover.prove({ domain: "moved.test", token: TOKEN, verifiedEmail: null })).toEqual({
+      method: "dns_txt",
+      problem: null,
+    });
+    // A page that loads without the tag: nothing to explain beyond "not found yet".
+    sites.https.set("plain.test", { html: "<!doctype html><title>Plain</title>" });
+    expect(await prover.prove({ domain: "plain.test", token: TOKEN, verifiedEmail: null })).toEqual({
+      method: null,
+      problem: null,
+    });
+  });
+
+  it("takes no address on a subdomain as proof of its parent", async () => {
+    const outcome = await prover.prove({
+      domain: "helpdesk-vendor.test",
+      token: TOKEN,
+      verifiedEmail: "support@acme.helpdesk-vendor.test",
+    });
+    expect(outcome).toEqual({ method: null, problem: null });
   });
 
   it("proves no public suffix, whatever is published on it", async () => {

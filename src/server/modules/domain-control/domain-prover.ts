@@ -2,7 +2,7 @@ import type { DomainProofMethod } from "@shared/domain-verification";
 import { safeFetch } from "../../lib/safe-fetch";
 import { emailProvesDomain } from "./email-proof";
 import { isOwnableDomain } from "./ownable-domain";
-import { type PageFetch, siteTagProvesDomain } from "./site-tag-proof";
+import { checkSiteTag, type PageFetch } from "./site-tag-proof";
 import { systemTxtResolver, type TxtResolver, txtRecordProvesDomain } from "./txt-record-proof";
 
 export type DomainProofRequest = {
@@ -47,14 +47,15 @@ export function createDomainProver(options: DomainProverOptions): DomainProver {
         return { method: "email", problem: null };
       const [txt, tag] = await Promise.all([
         txtRecordProvesDomain(domain, token, resolver),
-        siteTagProvesDomain(domain, token, fetchPage, {
+        checkSiteTag(domain, token, fetchPage, {
           allowPrivate: options.allowPrivate,
           timeoutMs: options.timeoutMs,
         }),
       ]);
       if (txt) return { method: "dns_txt", problem: null };
-      if (tag) return { method: "meta_tag", problem: null };
-      return { method: null, problem: null };
+      if (tag.proven) return { method: "meta_tag", problem: null };
+      // The TXT record has nothing to explain: it is there or not.
+      return { method: null, problem: tag.problem };
     },
   };
 }

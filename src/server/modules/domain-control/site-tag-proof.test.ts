@@ -1,7 +1,7 @@
-import { siteVerificationMetaTag } from "@shared/domain-verification";
+import { DOMAIN_MESSAGES, siteVerificationMetaTag } from "@shared/domain-verification";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { homePage, type Sites, startSites } from "../../testing/domain-proof";
-import { siteTagProvesDomain } from "./site-tag-proof";
+import { homePage, type SitePage, type Sites, startSites } from "../../testing/domain-proof";
+import { checkSiteTag } from "./site-tag-proof";
 
 const TOKEN = "tok_right_0123456789";
 let sites: Sites;
@@ -14,11 +14,17 @@ beforeEach(() => {
   sites.https.clear();
   sites.http.clear();
   sites.asked.length = 0;
+  sites.served.length = 0;
 });
 
 // allowPrivate false, as in production: only the test's fetchPage reaches loopback.
-const proves = (domain = "acme.test", token = TOKEN) =>
-  siteTagProvesDomain(domain, token, sites.fetchPage, { allowPrivate: false, timeoutMs: 2_000 });
+const check = (domain = "acme.test", token = TOKEN) =>
+  checkSiteTag(domain, token, sites.fetchPage, { allowPrivate: false, timeoutMs: 2_000 });
+const proves = async (domain = "acme.test", token = TOKEN) => (await check(domain, token)).proven;
+const tagged = (page: Partial<SitePage> = {}): SitePage => ({
+  html: homePage({ head: siteVerificationMetaTag(TOKEN) }),
+  ...page,
+});
 
 describe("proof (b): the meta tag on the home page", () => {
   it("proves the domain with the claimant's token in the page's head", async () => {
@@ -59,7 +65,34 @@ describe("proof (b): the meta tag on the home page", () => {
     sites.https.set("acme.test", {
       html: homePage({ body: `<p>Latest comment:</p>${siteVerificationMetaTag(TOKEN)}` }),
     });
+    expect(await check()).toEqual({
+      proven: false,
+      problem: DOMAIN_MESSAGES.tagOutsideHead("https://acme.test/"),
+    });
+  });
+
+  it("does not count a tag written after </head>, though the parser moves it into the head", async () => {
+    const written = `<!doctype html><html><head><title>Home</title></head>${siteVerificationMetaTag(TOKEN)}<body><h1>Hi</h1></body></html>`;
+    sites.https.set("acme.test", { html: written });
+    expect(await check()).toEqual({
+      proven: false,
+      problem: DOMAIN_MESSAGES.tagOutsideHead("https://acme.test/"),
+    });
+    // Nor with the <head> start tag left out, where the parser has no location for the head.
+    sites.https.set("acme.test", {
+      html: `<title>Home</title></head>\n${siteVerificationMetaTag(TOKEN)}<p>Hi`,
+    });
     expect(await proves()).toBe(false);
+  });
+
+  it("counts a tag in a head the page leaves implicit or unclosed", async () => {
+    for (const html of [
+      `<!doctype html>${siteVerificationMetaTag(TOKEN)}<title>Home</title><p>Hi`,
+      `<html><head><title>Home</title>${siteVerificationMetaTag(TOKEN)}<body><p>Hi`,
+    ]) {
+      sites.https.set("acme.test", { html });
+      expect(await proves(), html).toBe(true);
+    }
   });
 
   it("does not count the token in text, comments or other attributes", async () => {
@@ -74,8 +107,11 @@ describe("proof (b): the meta tag on the home page", () => {
 
   it("does not count a home page that answers with an error, tag or not", async () => {
     for (const status of [404, 410, 500, 503]) {
-      sites.https.set("acme.test", { status, html: homePage({ head: siteVerificationMetaTag(TOKEN) }) });
-      expect(await proves(), String(status)).toBe(false);
+      sites.https.set("acme.test", tagged({ status }));
+      expect(await check(), String(status)).toEqual({
+        proven: false,
+        problem: DOMAIN_MESSAGES.siteStatus("https://acme.test/", status),
+      });
     }
     // An answer is not a failure to connect: http is not asked instead.
     sites.http.set("acme.test", { html: homePage({ head: siteVerificationMetaTag(TOKEN) }) });
@@ -85,8 +121,42 @@ describe("proof (b): the meta tag on the home page", () => {
 
   it("follows the owner's redirect to www", async () => {
     sites.https.set("acme.test", { status: 301, location: sites.urlOf("https", "www.acme.test") });
-    sites.https.set("www.acme.test", { html: homePage({ head: siteVerificationMetaTag(TOKEN) }) });
-    expect(await proves()).toBe(true);
+    sites.https.set("www.acme.test", tagged());
+    expect(await check()).toEqual({ proven: true, problem: null });
+  });
+
+  it("does not follow a redirect to another host, and names it", async () => {
+    sites.https.set("acme.test", { status: 302, location: sites.urlOf("https", "other.test") });
+    sites.https.set("other.test", tagged());
+    expect(await check()).toEqual({
+      proven: false,
+      problem: DOMAIN_MESSAGES.redirectsAway("https://acme.test/", "other.test", "acme.test"),
+    });
+    expect(sites.https.get("other.test")).toBeDefined();
+    // A lookalike is another host too.
+    sites.https.set("acme.test", { status: 302, location: sites.urlOf("https", "acme.test.evil.test") });
+    sites.https.set("acme.test.evil.test", tagged());
+    expect((await check()).problem).toBe(
+      DOMAIN_MESSAGES.redirectsAway("https://acme.test/", "acme.test.evil.test", "acme.test"),
+    );
+  });
+
+  it("stops a chain of redirects where it leaves the domain, however it got there", async () => {
+    sites.https.set("acme.test", { status: 301, location: sites.urlOf("https", "www.acme.test") });
+    sites.https.set("www.acme.test", { status: 302, location: sites.urlOf("https", "cdn.other.test") });
+    sites.https.set("cdn.other.test", { status: 302, location: sites.urlOf("https", "acme.test") });
+    expect(await check()).toEqual({
+      proven: false,
+      problem: DOMAIN_MESSAGES.redirectsAway("https://acme.test/", "cdn.other.test", "acme.test"),
+    });
+  });
+
+  it("does not ask the other host at all", async () => {
+    const other = sites.urlOf("http", "other.test");
+    sites.https.set("acme.test", { status: 302, location: other });
+    sites.http.set("other.test", tagged());
+    await check();
+    expect(sites.served).not.toContain("http://other.test/");
   });
 
   it("gives up after three redirects", async () => {
@@ -94,23 +164,58 @@ describe("proof (b): the meta tag on the home page", () => {
     sites.https.set("a.acme.test", { status: 302, location: sites.urlOf("https", "b.acme.test") });
     sites.https.set("b.acme.test", { status: 302, location: sites.urlOf("https", "c.acme.test") });
     sites.https.set("c.acme.test", { status: 302, location: sites.urlOf("https", "d.acme.test") });
-    sites.https.set("d.acme.test", { html: homePage({ head: siteVerificationMetaTag(TOKEN) }) });
-    expect(await proves()).toBe(false);
+    sites.https.set("d.acme.test", tagged());
+    expect(await check()).toEqual({
+      proven: false,
+      problem: DOMAIN_MESSAGES.tooManyRedirects("https://acme.test/"),
+    });
   });
 
   it("falls back to http only when https cannot be connected to", async () => {
-    sites.http.set("acme.test", { html: homePage({ head: siteVerificationMetaTag(TOKEN) }) });
+    sites.http.set("acme.test", tagged());
     expect(await proves()).toBe(true);
     expect(sites.asked).toEqual(["https://acme.test/", "http://acme.test/"]);
   });
 
-  it("is no proof when the site cannot be reached at all", async () => {
-    expect(await proves("missing.test")).toBe(false);
+  it("never tries http past a certificate error, and says what is wrong", async () => {
+    sites.https.set("acme.test", tagged({ selfSigned: true }));
+    sites.http.set("acme.test", tagged());
+    expect(await check()).toEqual({
+      proven: false,
+      problem: DOMAIN_MESSAGES.certificateError("acme.test", "self-signed certificate"),
+    });
+    expect(sites.asked).toEqual(["https://acme.test/"]);
+    expect(sites.served).toEqual([]);
+  });
+
+  it("names the host whose certificate fails after a redirect within the domain", async () => {
+    sites.https.set("www.acme.test", tagged({ selfSigned: true }));
+    sites.https.set("acme.test", { status: 301, location: sites.urlOf("https", "www.acme.test") });
+    expect((await check()).problem).toBe(
+      DOMAIN_MESSAGES.certificateError("www.acme.test", "self-signed certificate"),
+    );
+  });
+
+  it("is no proof when the site cannot be reached at all, which needs no more words than 'not found'", async () => {
+    // A domain may have no site at all and be proven by its TXT record.
+    expect(await check("missing.test")).toEqual({ proven: false, problem: null });
     expect(sites.asked).toEqual(["https://missing.test/", "http://missing.test/"]);
+  });
+
+  it("counts only a page served as text/html", async () => {
+    for (const contentType of ["text/plain", "application/json", "text/html-sandboxed", ""]) {
+      sites.https.set("acme.test", tagged({ contentType }));
+      expect(await check(), contentType).toEqual({
+        proven: false,
+        problem: DOMAIN_MESSAGES.siteNotHtml("https://acme.test/"),
+      });
+    }
+    sites.https.set("acme.test", tagged({ contentType: "TEXT/HTML ; charset=UTF-8" }));
+    expect(await proves()).toBe(true);
   });
 
   it("is no proof when the page is not HTML at all", async () => {
     sites.https.set("acme.test", { html: `{"buddy-site-verification":"${TOKEN}"}` });
-    expect(await proves()).toBe(false);
+    expect(await check()).toEqual({ proven: false, problem: null });
   });
 });
