@@ -213,3 +213,20 @@ export async function createApiKey(
     throw new Error(`API key not created: ${response.statusCode} ${response.body}`);
   return response.json();
 }
+
+/** `org` adds an existing organization to its Buddies or its block list (SPEC §4), as the UI does. */
+export async function relate(
+  t: TestApp,
+  org: { headers: Record<string, string> },
+  organizationId: string,
+  type: "complement" | "competitor",
+) {
+  const response = await t.app.inject({
+    method: "POST",
+    url: "/api/relationships",
+    headers: org.headers,
+    payload: { organizationId, type },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json() as { id: string };
+}

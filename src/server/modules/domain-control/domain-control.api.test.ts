@@ -7,6 +7,7 @@ import {
   authHeader,
   createApiKey,
   createOrganization,
+  relate,
   signUpVerified,
   type TestApp,
 } from "../../testing/app";
@@ -61,13 +62,7 @@ async function movingCompany(label: string) {
   const mover = await createOrganization(t, label);
   const coAdmin = await addMember(t, mover.organizationId, "admin");
   const partner = await createOrganization(t, `${label}fan`);
-  const relation = await t.app.inject({
-    method: "POST",
-    url: "/api/relationships",
-    headers: partner.headers,
-    payload: { organizationId: mover.organizationId, type: "complement" },
-  });
-  expect(relation.statusCode).toBe(201);
+  await relate(t, partner, mover.organizationId, "complement");
   const { key } = await createApiKey(t, partner);
   const served = async () => {
     const response = await t.app.inject({ url: "/api/ads?limit=5", headers: { "x-api-key": key } });

@@ -6,6 +6,7 @@ import {
   createApiKey,
   createOrganization,
   onboardingForm,
+  relate,
   STRONG_PASSWORD,
   signUpVerified,
   TEST_PUBLIC_URL,
@@ -54,13 +55,7 @@ async function prepare(label: string) {
   const { key } = await createApiKey(t, squatter, "squatter's key");
   // A competitor entry: it would hide the real company from everyone the squatter blocks.
   const blocked = await createOrganization(t, `${label}rival`);
-  const block = await t.app.inject({
-    method: "POST",
-    url: "/api/relationships",
-    headers: squatter.headers,
-    payload: { organizationId: blocked.organizationId, type: "competitor" },
-  });
-  expect(block.statusCode).toBe(201);
+  await relate(t, squatter, blocked.organizationId, "competitor");
   return { squatter, accomplice, inviteToken, key };
 }
 
