@@ -28,9 +28,13 @@ export const DOMAIN_MESSAGES = {
   verified: (domain: string) => `${domain} is verified`,
   needed: (domain: string) => `Verify that you control ${domain} first`,
   publishNeedsProof: (domain: string) => `Verify that you control ${domain} before publishing ads`,
+  alreadyOnBuddy: (domain: string) =>
+    `${domain} is already on Buddy as another organization, so your organization cannot move to it.`,
   // What stood in the way of the meta tag, shown on the verification screen after a check.
   redirectsAway: (url: string, host: string, domain: string) =>
     `${url} redirects to ${host}: the tag must be on ${domain}'s own site. Publish it on a page ${domain} serves itself, or use the TXT record.`,
+  redirectsToHttp: (url: string, target: string) =>
+    `${url} redirects to ${target}, which is not https: serve the page with the tag over https, or use the TXT record.`,
   certificateError: (host: string, detail: string) =>
     `https://${host}/ has a certificate error (${detail}): fix it, or use the TXT record.`,
   siteNotHtml: (url: string) =>

@@ -68,8 +68,11 @@ export type SafeFetchOptions = {
   truncate?: boolean;
   /** Default 3. */
   maxRedirects?: number;
-  /** Judges each redirect target before it is asked for; false fails with `redirect_refused`. */
-  followRedirect?: (target: URL) => boolean;
+  /**
+   * Judges each redirect target (and the URL redirecting to it) before it is asked for; false
+   * fails with `redirect_refused`.
+   */
+  followRedirect?: (target: URL, from: URL) => boolean;
   /** Added to (and overriding) the default User-Agent and Accept. */
   headers?: Record<string, string>;
   lookup?: HostLookup;
@@ -337,7 +340,7 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
         }
         const next = checkUrl(location, policy, url);
         current = next.href;
-        if (options.followRedirect && !options.followRedirect(next)) {
+        if (options.followRedirect && !options.followRedirect(next, url)) {
           throw new OutboundFetchError("redirect_refused", `Redirect to ${next.host} refused`, {
             url: current,
           });

@@ -1,7 +1,8 @@
 import { DOMAIN_MESSAGES, siteVerificationMetaTag } from "@shared/domain-verification";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { OutboundFetchError } from "../../lib/safe-fetch";
 import { homePage, type SitePage, type Sites, startSites } from "../../testing/domain-proof";
-import { checkSiteTag } from "./site-tag-proof";
+import { checkSiteTag, type PageFetch } from "./site-tag-proof";
 
 const TOKEN = "tok_right_0123456789";
 let sites: Sites;
@@ -123,6 +124,24 @@ describe("proof (b): the meta tag on the home page", () => {
     sites.https.set("acme.test", { status: 301, location: sites.urlOf("https", "www.acme.test") });
     sites.https.set("www.acme.test", tagged());
     expect(await check()).toEqual({ proven: true, problem: null });
+  });
+
+  it("does not follow a redirect from https down to http, even on the domain", async () => {
+    // The local sites speak plain HTTP for both schemes: the hop is judged as a real https site's would be.
+    const judged: boolean[] = [];
+    const downgrade: PageFetch = async (url, options) => {
+      const target = new URL("http://www.acme.test/");
+      const allowed = options.followRedirect?.(target, new URL(url)) ?? true;
+      judged.push(allowed);
+      if (!allowed) throw new OutboundFetchError("redirect_refused", "refused", { url: target.href });
+      throw new OutboundFetchError("network", "unreachable");
+    };
+    const outcome = await checkSiteTag("acme.test", TOKEN, downgrade, { allowPrivate: false });
+    expect(judged).toEqual([false]);
+    expect(outcome).toEqual({
+      proven: false,
+      problem: DOMAIN_MESSAGES.redirectsToHttp("https://acme.test/", "http://www.acme.test/"),
+    });
   });
 
   it("does not follow a redirect to another host, and names it", async () => {

@@ -16,7 +16,8 @@ const MAX_PAGE_BYTES = 1024 * 1024;
  * page the domain itself serves, fetched through the SSRF-safe client (no private addresses,
  * capped time and size, at most 3 redirects, each judged again).
  * - A redirect is followed only to the domain or its subdomains (`acme.com` → `www.acme.com`):
- *   a page on another host is someone else's, whoever set up the redirect.
+ *   a page on another host is someone else's, whoever set up the redirect. From https, only to
+ *   https.
  * - https first. http only when nothing answers on https at all; a certificate that does not
  *   verify is what a network attacker would show, and falling back to http would let them answer.
  * - Only an HTML page answering 2xx counts, and only a tag its source puts in the <head>, where
@@ -39,7 +40,10 @@ export async function checkSiteTag(
         maxBytes: MAX_PAGE_BYTES,
         truncate: true,
         headers: { accept: "text/html" },
-        followRedirect: (target) => isSameOrSubdomain(hostOf(target), domain),
+        // Never down from https to http: a network attacker could answer the plain hop.
+        followRedirect: (target, from) =>
+          isSameOrSubdomain(hostOf(target), domain) &&
+          !(from.protocol === "https:" && target.protocol === "http:"),
       });
     } catch (error) {
       // safeFetch fails only with OutboundFetchError; anything else is no proof, and nothing to explain.
@@ -72,7 +76,9 @@ const hostOf = (url: URL | string | undefined) => (url ? new URL(url).hostname.r
 function fetchProblem(error: OutboundFetchError, home: string, domain: string): string | null {
   switch (error.reason) {
     case "redirect_refused":
-      return DOMAIN_MESSAGES.redirectsAway(home, hostOf(error.url), domain);
+      return isSameOrSubdomain(hostOf(error.url), domain)
+        ? DOMAIN_MESSAGES.redirectsToHttp(home, error.url ?? "")
+        : DOMAIN_MESSAGES.redirectsAway(home, hostOf(error.url), domain);
     case "tls":
       return DOMAIN_MESSAGES.certificateError(hostOf(error.url) || domain, error.message);
     case "timeout":

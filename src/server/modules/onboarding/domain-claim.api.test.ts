@@ -66,7 +66,7 @@ const membershipsOf = (who: Person) =>
 describe("domain control before ownership: the squatting scenario", () => {
   it("a gmail user gets a claim, not Dialpad; the real owner gets Dialpad; the squatter only asks to join", async () => {
     const catalog = await organizationRow("dialpad.com");
-    expect(catalog).toMatchObject({ name: "Dialpad", isPlatformUser: false, domainVerifiedAt: null });
+    expect(catalog).toMatchObject({ name: "Dialpad", domainVerifiedAt: null });
 
     // A partner that already lists Dialpad as a Buddy, serving its ads through the Ads API.
     const partner = await createOrganization(t, "dialfan");
@@ -315,6 +315,18 @@ describe("a claim completed by the meta tag or the TXT record", () => {
     const again = await check(user);
     expect(again.statusCode).toBe(429);
     expect(again.headers["retry-after"]).toBeDefined();
+  });
+
+  it("lets one of 20 concurrent checks fetch the site; that one completes onboarding", async () => {
+    const user = await gmailUser("rushing");
+    await onboard(user, form("Rushing", "rushing.test"));
+    sites.publishTag("rushing.test", await tokenOf(user));
+    const before = sites.asked.length;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => check(user)));
+    const codes = answers.map((answer) => answer.statusCode).sort();
+    expect(codes).toEqual([201, ...Array(19).fill(429)]);
+    expect(sites.asked.length - before).toBe(1);
+    expect(await membershipsOf(user)).toEqual([expect.objectContaining({ role: "admin", status: "active" })]);
   });
 
   it("no public suffix is claimed by a tag on it", async () => {
