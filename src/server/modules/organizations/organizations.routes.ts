@@ -76,7 +76,14 @@ export async function organizationsRoutes(app: FastifyInstance) {
     "/api/organization/domain-verification",
     {
       config: { access: "admin" },
-      schema: { response: { 200: organizationDomainStatusSchema, 429: errorBodySchema, ...errors } },
+      schema: {
+        response: {
+          200: organizationDomainStatusSchema,
+          409: errorBodySchema,
+          429: errorBodySchema,
+          ...errors,
+        },
+      },
     },
     async (request) => {
       const member = requireMember(request);
