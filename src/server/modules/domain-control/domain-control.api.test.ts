@@ -185,6 +185,10 @@ describe("a website change to a domain the organization has not proven", () => {
       pendingDomain: null,
       domainVerified: true,
     });
+    // With nothing pending, "Keep" changes nothing, not even the token.
+    const tokenNow = (await verification(org.headers)).json().token;
+    expect((await cancelMove(org.headers)).statusCode).toBe(200);
+    expect((await verification(org.headers)).json().token).toBe(tokenNow);
     // The dropped challenge's token proves nothing any more.
     sites.publishTag("keep-elsewhere.test", second);
     expect((await checkAgain(org.headers)).json()).toMatchObject({

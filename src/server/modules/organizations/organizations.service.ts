@@ -1,7 +1,7 @@
 import type { Organization, UpdateOrganizationInput } from "@shared/organizations";
 import { logoPath } from "@shared/organizations";
 import { isValidDomain, normalizeWebsite } from "@shared/website";
-import { eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { DbOrTx } from "../../db/client";
 import { organizations } from "../../db/schema";
@@ -157,10 +157,10 @@ export async function cancelPendingDomain(db: DbOrTx, organizationId: string): P
   const [row] = await db
     .update(organizations)
     .set({ ...dropPendingDomain(), updatedAt: new Date() })
-    .where(eq(organizations.id, organizationId))
+    .where(and(eq(organizations.id, organizationId), isNotNull(organizations.pendingDomain)))
     .returning();
-  if (!row) throw notFound("Organization not found");
-  return row;
+  // Nothing pending: the token of a domain still to prove stays as the admin may have published it.
+  return row ?? getOrganization(db, organizationId);
 }
 
 /** The token may have been published for the dropped domain: it is not reused. */
