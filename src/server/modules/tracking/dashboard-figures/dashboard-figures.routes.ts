@@ -3,10 +3,10 @@ import { activitySchema, dailyMetricsSchema, metricsSchema } from "@shared/track
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireMember } from "../../../plugins/auth";
-import { readMetrics } from "./metrics.service";
+import { readTotals } from "./totals.service";
 import { dailyMetrics, recentActivity } from "./overview.service";
 
-export async function metricsRoutes(app: FastifyInstance) {
+export async function dashboardFiguresRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   for (const [path, column] of [
     ["/api/metrics/clicks", "clicks"],
@@ -20,7 +20,7 @@ export async function metricsRoutes(app: FastifyInstance) {
       },
       async (request) => {
         const { organizationId } = requireMember(request);
-        return readMetrics(app.db, organizationId, column);
+        return readTotals(app.db, organizationId, column);
       },
     );
   }

@@ -7,7 +7,7 @@ import { pairDailyStats } from "../../../db/schema";
  * CONTRACT §5: sent = verified clicks (or leads) on links the organization shared; received =
  * those on its partners' links to it. Read from the daily roll-up, never from the events.
  */
-export async function readMetrics(
+export async function readTotals(
   db: DbOrTx,
   organizationId: string,
   column: "clicks" | "leads",
