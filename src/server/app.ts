@@ -43,8 +43,8 @@ import { teamRoutes } from "./modules/team/team.routes";
 import { acceptInvitationToken } from "./modules/team/team-invitations";
 import { createVisitorSalts } from "./modules/tracking/clicks/visitor-hash";
 import { conversionsRoutes } from "./modules/tracking/conversions/conversions.routes";
+import { dashboardFiguresRoutes } from "./modules/tracking/dashboard-figures/dashboard-figures.routes";
 import { redirectRoutes } from "./modules/tracking/links/redirect.routes";
-import { metricsRoutes } from "./modules/tracking/metrics/metrics.routes";
 import { scriptsRoutes } from "./modules/tracking/scripts/scripts.routes";
 import { createTracker, type Tracker } from "./modules/tracking/tracker";
 import { createMetrics, type Metrics } from "./observability/metrics";
@@ -293,7 +293,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(billingRoutes, { gateway: deps.billingGateway });
   await app.register(notificationsRoutes);
   await app.register(redirectRoutes);
-  await app.register(metricsRoutes);
+  await app.register(dashboardFiguresRoutes);
   await app.register(conversionsRoutes);
   await app.register(adsRoutes);
   await app.register(scriptsRoutes);
