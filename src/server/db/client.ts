@@ -37,9 +37,30 @@ export function rowsOf<T>(result: unknown): T[] {
 }
 
 const drizzleOptions = { schema, casing: "snake_case" as const };
-const CONNECT_TIMEOUT_MS = 5_000;
 
-/** PGlite in DATA_DIR (or in memory when dataDir is null, for tests). */
+/**
+ * Every wait on PostgreSQL is bounded, so a server that stops answering (a lock wait, a half-open
+ * socket after a failover, a partition) costs a request seconds, not the client's patience:
+ * - a connection, new or from the pool, within 3 s;
+ * - a statement runs 5 s at most: the server cancels it (57014) and the connection stays usable;
+ * - a statement the server does not answer within 6 s (its cancel included) is given up by the
+ *   client, and the pool destroys that connection instead of reusing it;
+ * - idle connections are probed by TCP keep-alive from 10 s of silence, so one the network lost is
+ *   found and replaced rather than handed to a request.
+ */
+export const POOL_TIMEOUTS = {
+  connectionTimeoutMillis: 3_000,
+  statement_timeout: 5_000,
+  query_timeout: 6_000,
+  keepAlive: true,
+  keepAliveInitialDelayMillis: 10_000,
+} as const;
+
+/**
+ * PGlite in DATA_DIR (or in memory when dataDir is null, for tests). None of the pool's bounds
+ * apply: there is no network, and PGlite, running in this thread, accepts a statement_timeout but
+ * has no timer to cancel with. The group commit's deadline still bounds what a click waits.
+ */
 export async function openPglite(dataDir: string | null): Promise<Database> {
   const client = dataDir ? new PGlite(path.join(dataDir, "pglite")) : new PGlite();
   await client.waitReady;
@@ -61,7 +82,7 @@ export async function openPostgres(
 ): Promise<Database> {
   // No probe here: the server may come up after us (start-up retries, lifecycle/lifecycle.ts), and
   // a hung server fails a query's wait for a connection instead of holding its request forever.
-  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const pool = new pg.Pool({ connectionString, max: 10, ...POOL_TIMEOUTS });
   // An idle connection dropped by the server (restart, failover, a dropped database) must not
   // crash the process: the pool opens a new one on the next query.
   pool.on("error", onIdleError);
@@ -71,7 +92,18 @@ export async function openPostgres(
     kind: "postgres",
     connectionString,
     async withLock(key, fn) {
-      const client = await pool.connect();
+      // Outside the pool and its statement bounds: the lock waits for another instance's
+      // migrations, and a migration may rewrite a large table.
+      const { connectionTimeoutMillis, keepAlive, keepAliveInitialDelayMillis } = POOL_TIMEOUTS;
+      const client = new pg.Client({
+        connectionString,
+        connectionTimeoutMillis,
+        keepAlive,
+        keepAliveInitialDelayMillis,
+      });
+      // A connection lost here fails the statement that was running: no crash on top of it.
+      client.on("error", () => {});
+      await client.connect();
       try {
         await client.query("select pg_advisory_lock($1)", [key]);
         try {
@@ -80,7 +112,7 @@ export async function openPostgres(
           await client.query("select pg_advisory_unlock($1)", [key]);
         }
       } finally {
-        client.release();
+        await client.end().catch(() => {});
       }
     },
     close: () => pool.end(),

@@ -7,7 +7,7 @@ import { badRequest } from "../errors";
 import { freePort } from "../testing/buddy-process";
 import { createScratchDatabase, POSTGRES_SERVER_URL } from "../testing/database";
 import { createTcpForwarder, postgresTarget, type TcpForwarder } from "../testing/tcp-forwarder";
-import { describeUnavailable, isDatabaseUnavailable } from "./database-unavailable";
+import { DatabaseUnavailableError, describeUnavailable, isDatabaseUnavailable } from "./database-unavailable";
 
 /** The error a promise rejects with (fails the test if it resolves). */
 async function failureOf(work: Promise<unknown>): Promise<unknown> {
@@ -86,6 +86,33 @@ describe("isDatabaseUnavailable, on errors node-postgres really raises", () => {
     expect(isDatabaseUnavailable(shutDown)).toBe(true);
     await admin.end();
     await victim.end().catch(() => {});
+  });
+
+  it("recognizes a server that stops answering: the pool's statement and read timeouts", async () => {
+    const slow = new pg.Client({ connectionString: scratch.url, statement_timeout: 100 });
+    await slow.connect();
+    const cancelled = await failureOf(slow.query("select pg_sleep(5)"));
+    expect((cancelled as { code?: string }).code).toBe("57014");
+    expect(isDatabaseUnavailable(cancelled)).toBe(true);
+    await slow.end();
+
+    await forwarder.relay();
+    const pool = new pg.Pool({
+      connectionString: postgresTarget(scratch.url).through(forwarder.port),
+      query_timeout: 200,
+    });
+    await pool.query("select 1");
+    forwarder.freeze();
+    const stalled = await failureOf(drizzle({ client: pool }).execute(sql`select 1`));
+    expect(isDatabaseUnavailable(stalled)).toBe(true);
+    expect(describeUnavailable(stalled)).toBe("Query read timeout");
+    // The pool dropped the stalled connection rather than hand it to the next query.
+    expect(pool.totalCount).toBe(0);
+    forwarder.thaw();
+    await expect(pool.query("select 1 as one")).resolves.toMatchObject({ rows: [{ one: 1 }] });
+    await pool.end();
+
+    expect(isDatabaseUnavailable(new DatabaseUnavailableError("gave up"))).toBe(true);
   });
 
   it("leaves errors of the query or the request alone", async () => {

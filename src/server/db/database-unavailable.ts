@@ -1,8 +1,14 @@
 /**
- * Errors meaning the database server cannot be reached or is going away — not that a query was
- * wrong. They answer 503 (plugins/errors.ts) and make start-up wait (lifecycle/lifecycle.ts):
- * retrying later can succeed, and nothing about the request is at fault.
+ * Errors meaning the database server cannot be reached, is going away or does not answer in time
+ * — not that a query was wrong. They answer 503 (plugins/errors.ts) and make start-up wait
+ * (lifecycle/lifecycle.ts): retrying later can succeed, and nothing about the request is at fault.
  */
+
+/**
+ * This process stopped waiting for the database: a statement past its deadline, or too much
+ * already waiting. The database may be stalled rather than gone, which no socket error shows.
+ */
+export class DatabaseUnavailableError extends Error {}
 
 /** Node's socket errors while connecting to, or talking with, the server. */
 const NETWORK_CODES = new Set([
@@ -20,9 +26,10 @@ const NETWORK_CODES = new Set([
 
 /**
  * SQLSTATEs: class 08 (connection exception), the server shutting down (57P01 admin, 57P02 crash),
- * starting up or in recovery (57P03), and no connection slot left (53300).
+ * starting up or in recovery (57P03), no connection slot left (53300), and a statement cancelled
+ * (57014), which is the pool's statement_timeout: a server too busy, or a lock held too long.
  */
-const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300"]);
+const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "57014"]);
 
 /** node-postgres and pg-pool raise these as plain Errors, without a code. */
 const DRIVER_MESSAGES = [
@@ -30,11 +37,14 @@ const DRIVER_MESSAGES = [
   /^timeout exceeded when trying to connect$/,
   /^Client has encountered a connection error and is not queryable$/,
   /^Cannot use a pool after calling end on the pool$/,
+  // The pool's query_timeout: the server did not answer a statement (a stalled network).
+  /^Query read timeout$/,
 ];
 
 type ErrorLike = { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
 
 function isUnavailableItself(error: ErrorLike): boolean {
+  if (error instanceof DatabaseUnavailableError) return true;
   const code = typeof error.code === "string" ? error.code : "";
   if (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
   // SQLSTATEs are five characters; Node's codes are longer, so "08…" cannot be mistaken.

@@ -1,6 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Db, PoolStats } from "../db/client";
+import type { Refusal } from "../db/group-commit";
 import { mailOutbox } from "../db/schema";
 
 export type EventKind = "clicks" | "leads";
@@ -14,7 +15,9 @@ export type Metrics = {
    * One committed insert of clicks or leads (the group-commit writer): `size` events in the batch,
    * `stored` of them new rows (the rest were already there), `seconds` from insert to commit.
    */
-  recordEventBatch(kind: EventKind, size: number, stored: number, seconds: number): void;
+  recordEventBatch(kind: EventKind, size: number, stored: number, seconds: number, late?: boolean): void;
+  /** Clicks or leads answered 503 by the group commit instead of their commit. */
+  recordEventRefusal(kind: EventKind, refusal: Refusal): void;
 };
 
 export type MetricsDeps = {
@@ -65,6 +68,24 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers,
   });
+  const failedBatches = new Counter({
+    name: "buddy_event_batches_failed_total",
+    help: "Inserts of events whose requests were answered 503: the insert failed (error) or was not committed within its deadline (deadline).",
+    labelNames: ["kind", "reason"] as const,
+    registers,
+  });
+  const refused = new Counter({
+    name: "buddy_event_requests_refused_total",
+    help: "Clicks and leads answered 503 instead of committed, by kind and reason (error, deadline, full: the queue was at its cap).",
+    labelNames: ["kind", "reason"] as const,
+    registers,
+  });
+  const storedAfterRefusal = new Counter({
+    name: "buddy_events_stored_after_refusal_total",
+    help: "Events committed after their requests were answered 503 (an insert past its deadline that committed after all): stored and counted like any other.",
+    labelNames: ["kind"] as const,
+    registers,
+  });
 
   new Gauge({
     name: "buddy_mail_outbox_backlog",
@@ -108,10 +129,15 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     observeRequest(method, route, statusCode, seconds) {
       requestDuration.observe({ method, route, status_code: statusCode }, seconds);
     },
-    recordEventBatch(kind, size, storedRows, seconds) {
+    recordEventBatch(kind, size, storedRows, seconds, late = false) {
       stored[kind].inc(storedRows);
+      if (late) storedAfterRefusal.inc({ kind }, storedRows);
       batchSize.observe({ kind }, size);
       commitSeconds.observe({ kind }, seconds);
+    },
+    recordEventRefusal(kind, refusal) {
+      refused.inc({ kind, reason: refusal.reason }, refusal.rows);
+      if (refusal.batch) failedBatches.inc({ kind, reason: refusal.reason });
     },
   };
 }

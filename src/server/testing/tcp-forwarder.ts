@@ -1,5 +1,6 @@
 // A TCP relay in front of a real server, which a test switches between relaying and refusing
-// (nothing listening on its port), to make a database unreachable without stopping it.
+// (nothing listening on its port), to make a database unreachable without stopping it, or freezes:
+// a database that stops answering, as in a partition or a half-open socket after a failover.
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { freePort } from "./buddy-process";
 
@@ -9,6 +10,13 @@ export type TcpForwarder = {
   relay(): Promise<void>;
   /** Stops listening (new connections are refused) and cuts the connections open now. */
   refuse(): Promise<void>;
+  /**
+   * Stops carrying bytes either way, closing nothing: what is sent waits in the sockets, new
+   * connections are accepted and hear nothing, and a side that hangs up is not told to the other.
+   */
+  freeze(): void;
+  /** Carries everything that waited, hang-ups included, and relays as before. */
+  thaw(): void;
   close(): Promise<void>;
 };
 
@@ -16,7 +24,18 @@ export type TcpForwarder = {
 export async function createTcpForwarder(target: { host: string; port: number }): Promise<TcpForwarder> {
   const port = await freePort();
   const open = new Set<Socket>();
+  /** Each relayed direction: what reads from one socket and writes to the other. */
+  const directions = new Set<{ from: Socket; to: Socket }>();
   let server: Server | null = null;
+  let frozen = false;
+
+  // A paused socket reads nothing more, so its peer's bytes and hang-up wait in the kernel.
+  function carry(from: Socket, to: Socket) {
+    const direction = { from, to };
+    directions.add(direction);
+    from.on("close", () => directions.delete(direction));
+    if (!frozen) from.pipe(to);
+  }
 
   function track(socket: Socket) {
     open.add(socket);
@@ -38,8 +57,8 @@ export async function createTcpForwarder(target: { host: string; port: number })
         const upstream = connect(target.port, target.host);
         track(client);
         track(upstream);
-        client.pipe(upstream);
-        upstream.pipe(client);
+        carry(client, upstream);
+        carry(upstream, client);
         client.on("error", () => upstream.destroy());
         upstream.on("error", () => client.destroy());
         client.on("close", () => upstream.destroy());
@@ -52,7 +71,21 @@ export async function createTcpForwarder(target: { host: string; port: number })
       });
     },
     refuse,
-    close: refuse,
+    freeze() {
+      frozen = true;
+      for (const { from, to } of directions) {
+        from.unpipe(to);
+        from.pause();
+      }
+    },
+    thaw() {
+      frozen = false;
+      for (const { from, to } of directions) from.pipe(to);
+    },
+    async close() {
+      frozen = false;
+      await refuse();
+    },
   };
 }
 

@@ -15,6 +15,8 @@ export type Answer = {
   servedBy: string | null;
   /** For errors: the body's message, or the network error. */
   message?: string;
+  /** The Retry-After header, when there is one. */
+  retryAfter?: string | null;
 };
 
 export type ClickLoad = {
@@ -56,6 +58,7 @@ export function startClickLoad(url: string, options: { concurrency?: number; tag
           clickId: response.status === 302 ? clickIdOf(response) : null,
           servedBy: response.headers.get("x-served-by"),
           message: response.status >= 400 ? body.slice(0, 1000) : undefined,
+          retryAfter: response.headers.get("retry-after"),
         });
       } catch (error) {
         record({

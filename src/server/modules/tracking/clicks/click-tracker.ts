@@ -4,7 +4,7 @@ import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import { CHANNELS, type ChangeNotifications } from "../../../db/change-notifications";
 import type { Db } from "../../../db/client";
-import { type CommittedBatch, createGroupCommit } from "../../../db/group-commit";
+import { type CommittedBatch, createGroupCommit, type Refusal } from "../../../db/group-commit";
 import { collateral, organizations } from "../../../db/schema";
 import { urlIsOnDomain } from "../../domain-control/ownable-domain";
 import { landingUrl, type TrackedLink } from "../links/link-signature";
@@ -47,11 +47,13 @@ export function createClickTracker(deps: {
   notifications?: ChangeNotifications;
   visitorSalts: VisitorSalts;
   onCommit?: (batch: CommittedBatch) => void;
+  onRefusal?: (refusal: Refusal) => void;
 }) {
   const { db, clickIds } = deps;
   const clicks = createGroupCommit<StoredClick>({
     write: (rows) => storeClicks(db, rows),
     onCommit: deps.onCommit,
+    onRefusal: deps.onRefusal,
   });
   const classify = createClickClassifier({ redis: deps.redis });
   const hashVisitor = createVisitorHasher(deps.visitorSalts);

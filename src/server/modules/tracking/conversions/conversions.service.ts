@@ -3,7 +3,7 @@ import type { ConversionType } from "@shared/tracking";
 import { and, eq } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../../db/client";
-import { type CommittedBatch, createGroupCommit } from "../../../db/group-commit";
+import { type CommittedBatch, createGroupCommit, type Refusal } from "../../../db/group-commit";
 import { conversions } from "../../../db/schema";
 import { notFound } from "../../../errors";
 import type { ClickIdClaims, ClickIds } from "../clicks/click-id";
@@ -72,12 +72,14 @@ export function createConversionRecorder(deps: {
   /** Charges a client address for a new lead by pixel, or refuses it (429); none when off. */
   limitPixel?: ((client: string) => Promise<void>) | null;
   onCommit?: (batch: CommittedBatch) => void;
+  onRefusal?: (refusal: Refusal) => void;
 }) {
   const known = new LRUCache<string, ConversionResult>({ max: 100_000, ttl: 60 * 60_000 });
   const pixelSeen = new LRUCache<string, true>({ max: 100_000, ttl: 60 * 60_000 });
   const pixels = createGroupCommit<StoredConversion>({
     write: (rows) => storeConversions(deps.db, rows),
     onCommit: deps.onCommit,
+    onRefusal: deps.onRefusal,
   });
   const keyOf = (input: ConversionInput) => `${input.organizationId}|${input.clickId}|${input.type}`;
   function prove(input: ConversionInput, now: Date): ClickIdClaims {
