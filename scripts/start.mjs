@@ -1,5 +1,7 @@
 // `npm start`: builds the web app and the server when their output is missing or older than
-// the sources, then runs the server in this process.
+// the sources, then runs the server in this process. In this process, not a child: a SIGTERM to
+// the start command must reach the server itself (npm forwards it to its script, whose shell
+// `exec`s node: package.json), or the server would be left running without its parent.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";

@@ -171,10 +171,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     lifecycle.stop();
     done();
   });
+  // Optional services are chosen once here (ARCHITECTURE §7): the real adapter or the fallback.
+  const redisClient = config.redisUrl ? createRedisClient(config.redisUrl, app.log) : undefined;
+  const redis = redisClient?.redis;
   const metricsPort = config.metrics.port;
   app.decorate(
     "metrics",
-    createMetrics({ db: deps.db, poolStats: deps.poolStats, processMetrics: metricsPort !== undefined }),
+    createMetrics({
+      db: deps.db,
+      poolStats: deps.poolStats,
+      processMetrics: metricsPort !== undefined,
+      redisUp: redisClient?.up,
+    }),
   );
   // Timing every request costs each one a hook: only when someone reads the metrics.
   if (metricsPort !== undefined) {
@@ -187,8 +195,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  // Optional services are chosen once here (ARCHITECTURE §7): the real adapter or the fallback.
-  const redis = config.redisUrl ? createRedisClient(config.redisUrl, app.log) : undefined;
   const mailer =
     deps.mailer ??
     (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(app.log));
@@ -277,7 +283,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       lifecycle,
       db: deps.db,
       migrationsFolder: deps.migrationsFolder,
-      redis,
       log: app.log,
     }),
   });
@@ -305,7 +310,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Clicks and leads being committed finish before the database closes.
     await tracker.close();
     await outbox.stop();
-    redis?.disconnect();
+    redisClient?.close();
   });
   // Start-up runs once the server listens (main.ts awaits `lifecycle.started`): until it is done
   // /healthz answers, /readyz and every other route answer 503. Each step is retried while the

@@ -105,8 +105,11 @@ async function main() {
       },
     );
   };
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  process.once("SIGINT", () => void shutdown("SIGINT"));
+  // `on`, not `once`: under `npm start` a signal to the whole process group arrives twice, once
+  // directly and once forwarded by npm. A second SIGTERM without a listener would kill the process
+  // in the middle of its drain; shutdown ignores it instead.
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
 
   // Listening first: /healthz answers while start-up waits for the database and migrates.
   await app.listen({ port: config.port, host: config.host });

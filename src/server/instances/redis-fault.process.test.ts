@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BuddyProcess, startBuddy } from "../testing/buddy-process";
+import { type BuddyProcess, freePort, startBuddy } from "../testing/buddy-process";
 import { type Answer, countByStatus, missingClickIds, startClickLoad } from "../testing/instances/click-load";
 import { type Partners, setUpPartners } from "../testing/instances/partners";
 import { printOutputOnFailure, report } from "../testing/instances/process-suite";
@@ -14,6 +14,7 @@ import {
   startLocalRedis,
 } from "../testing/local-servers";
 import { type MailReceiver, startMailReceiver } from "../testing/mail-receiver";
+import { parsePrometheusText } from "../testing/prometheus-text";
 
 /** Wrong sign-ins, one after another, each for a new address: each answer kept with its time. */
 function startSignInLoad(origin: string) {
@@ -61,6 +62,14 @@ const SLOWEST_MS = 2000;
 const between = (answers: Answer[], from: number, to: number) =>
   answers.filter((answer) => answer.at >= from && answer.at < to);
 
+/** The instance's `buddy_redis_up` gauge, as Prometheus would scrape it. */
+async function redisUp(metricsOrigin: string): Promise<number | undefined> {
+  const text = await (await fetch(`${metricsOrigin}/metrics`)).text();
+  return parsePrometheusText(text).get("buddy_redis_up")?.samples[0]?.value;
+}
+
+const readyzStatus = async (origin: string) => (await fetch(`${origin}/readyz`)).status;
+
 /**
  * Redis holds the rate limits and the repeat/burst memory of clicks (issue 16 §5). When it goes
  * away each instance falls back to its own memory, as the README says: no request fails, clicks
@@ -73,6 +82,7 @@ describe("Redis stopped and started again under load", () => {
   let mail: MailReceiver;
   let buddy: BuddyProcess | undefined;
   let partners: Partners;
+  let metricsOrigin: string;
   // Named, not made: the server makes it; nothing is left behind by merely listing the tests.
   const dataDir = path.join(tmpdir(), `buddy-redis-fault-${crypto.randomUUID()}`);
   beforeAll(async () => {
@@ -81,6 +91,8 @@ describe("Redis stopped and started again under load", () => {
       startLocalRedis(),
       startMailReceiver(),
     ]);
+    const metricsPort = await freePort();
+    metricsOrigin = `http://127.0.0.1:${metricsPort}`;
     buddy = await startBuddy({
       databaseUrl: postgres.url,
       redisUrl: redis.url,
@@ -88,7 +100,7 @@ describe("Redis stopped and started again under load", () => {
       dataDir,
       mail,
       // The per-client limit on: counted in Redis, but high enough never to refuse this test.
-      env: { RATE_LIMIT_PER_IP: "100000" },
+      env: { RATE_LIMIT_PER_IP: "100000", METRICS_PORT: String(metricsPort) },
       stdio: "capture",
     });
     partners = await setUpPartners(buddy.origin, mail);
@@ -100,7 +112,7 @@ describe("Redis stopped and started again under load", () => {
   });
   printOutputOnFailure(() => buddy?.output().split("\n").slice(-60).join("\n"));
 
-  it("answers without a 5xx while Redis is gone, and uses it again once it is back", async () => {
+  it("answers without a 5xx and stays ready while Redis is gone, and uses it again once it is back", async () => {
     const origin = buddy?.origin ?? "";
     const clicks = startClickLoad(partners.shortUrl, { concurrency: 3, tag: "redis" });
     const signIns = startSignInLoad(origin);
@@ -109,13 +121,27 @@ describe("Redis stopped and started again under load", () => {
     let usedAgainAt = 0;
     let keysBefore: string[] = [];
     let keysAfter: string[] = [];
+    let upBefore: number | undefined;
+    let upDuring: number | undefined;
+    let downShownAfterMs = 0;
+    let upShownAfterMs = 0;
+    const readyzDuringOutage: number[] = [];
     try {
       await clicks.waitForAnswer("a first click", (answer) => answer.status === 302);
       await sleep(1000);
       keysBefore = await redis.keys();
+      upBefore = await redisUp(metricsOrigin);
       await redis.stop();
       stoppedAt = Date.now();
-      await sleep(3000);
+      // A balancer keeps the instance: it serves everything without Redis.
+      while (Date.now() - stoppedAt < 3000) {
+        readyzDuringOutage.push(await readyzStatus(origin));
+        if (upDuring === undefined || upDuring === 1) {
+          upDuring = await redisUp(metricsOrigin);
+          downShownAfterMs = Date.now() - stoppedAt;
+        }
+        await sleep(200);
+      }
       await redis.start();
       startedAt = Date.now();
       // Both the click memory and the sign-in limits write to it again.
@@ -126,6 +152,8 @@ describe("Redis stopped and started again under load", () => {
         await sleep(100);
       }
       usedAgainAt = Date.now();
+      while ((await redisUp(metricsOrigin)) !== 1 && Date.now() < deadline) await sleep(100);
+      upShownAfterMs = Date.now() - startedAt;
       await sleep(500);
     } finally {
       await clicks.stop();
@@ -146,6 +174,14 @@ describe("Redis stopped and started again under load", () => {
       keyPrefixesBefore: prefixes(keysBefore),
       keyPrefixesAfter: prefixes(keysAfter),
       usedAgainAfterMs: usedAgainAt - startedAt,
+      readyzDuringOutage: Object.fromEntries(
+        [...new Set(readyzDuringOutage)].map((status) => [
+          status,
+          readyzDuringOutage.filter((s) => s === status).length,
+        ]),
+      ),
+      redisUpZeroAfterMs: downShownAfterMs,
+      redisUpOneAfterMs: upShownAfterMs,
       slowestClickMs: slowest(clicks.answers),
       slowestSignInDuringOutageMs: slowest(outageSignIns),
       missing: missing.length,
@@ -163,5 +199,14 @@ describe("Redis stopped and started again under load", () => {
     expect(prefixes(keysAfter)).toEqual(expect.arrayContaining(USED_PREFIXES));
     expect(usedAgainAt - startedAt).toBeLessThan(10_000);
     expect(missing.length, `answered but not stored, e.g. ${missing.slice(0, 3).join(", ")}`).toBe(0);
+
+    expect(upBefore).toBe(1);
+    expect(upDuring).toBe(0);
+    expect(readyzDuringOutage.length).toBeGreaterThan(5);
+    expect(readyzDuringOutage.every((status) => status === 200)).toBe(true);
+    expect(await redisUp(metricsOrigin)).toBe(1);
+    // However often ioredis retried meanwhile, the log says it once.
+    const warnings = (buddy?.output() ?? "").split("\n").filter((line) => line.includes('"msg":"Redis:'));
+    expect(warnings).toHaveLength(1);
   }, 90_000);
 });

@@ -2,22 +2,77 @@ import type { FastifyBaseLogger } from "fastify";
 import { Redis } from "ioredis";
 
 /**
+ * A Redis that keeps its connection but stops answering (a stall, a half-open socket) sends no
+ * event: a connected client asks it this often, and counts it down without an answer in time.
+ */
+const CHECK_EVERY_MS = 5_000;
+const ANSWER_WITHIN_MS = 1_000;
+
+export type RedisClient = {
+  redis: Redis;
+  /** Whether Redis answers: the `buddy_redis_up` gauge. Nothing waits for it (every user falls back). */
+  up(): boolean;
+  close(): void;
+};
+
+/**
  * The instance's Redis connection. An outage is logged once, as a warning, and its end once;
  * ioredis reconnects by itself, and meanwhile every user of Redis falls back to the process's own
  * memory. Without a listener ioredis would print every failed reconnect with its stack.
  */
-export function createRedisClient(url: string, log: FastifyBaseLogger): Redis {
+export function createRedisClient(url: string, log: FastifyBaseLogger): RedisClient {
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
-  let down = false;
-  redis.on("error", (error: Error) => {
-    if (down) return;
-    down = true;
-    log.warn(`Redis: ${error.message}; limits and click memory are per instance until it is back`);
-  });
-  redis.on("ready", () => {
-    if (!down) return;
-    down = false;
-    log.info("Redis: connected again");
-  });
-  return redis;
+  let up = false;
+  let warned = false;
+  let closing = false;
+  const markDown = (reason: string) => {
+    up = false;
+    if (warned || closing) return;
+    warned = true;
+    log.warn(`Redis: ${reason}; limits and click memory are per instance until it is back`);
+  };
+  const markUp = () => {
+    up = true;
+    if (!warned) return;
+    warned = false;
+    log.info("Redis: answering again");
+  };
+  redis.on("error", (error: Error) => markDown(error.message));
+  redis.on("close", () => markDown("connection closed"));
+  redis.on("ready", markUp);
+
+  let checking = false;
+  const check = async () => {
+    // Not connected: the events above already say so, and a PING would only wait in the queue.
+    if (checking || redis.status !== "ready") return;
+    checking = true;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${ANSWER_WITHIN_MS} ms`)),
+        ANSWER_WITHIN_MS,
+      );
+    });
+    try {
+      await Promise.race([redis.ping(), late]);
+      markUp();
+    } catch (error) {
+      markDown((error as Error).message);
+    } finally {
+      clearTimeout(timer);
+      checking = false;
+    }
+  };
+  const checks = setInterval(() => void check(), CHECK_EVERY_MS);
+  checks.unref();
+
+  return {
+    redis,
+    up: () => up,
+    close() {
+      closing = true;
+      clearInterval(checks);
+      redis.disconnect();
+    },
+  };
 }

@@ -7,11 +7,18 @@ import { STARTING_MESSAGE } from "../plugins/start-gate";
 import { authHeader, createTestApp, signUpVerified, type TestApp } from "../testing/app";
 import { freePort } from "../testing/buddy-process";
 import { createScratchDatabase, MIGRATIONS_FOLDER, POSTGRES_SERVER_URL } from "../testing/database";
+import { parsePrometheusText } from "../testing/prometheus-text";
 import { createTcpForwarder, postgresTarget, type TcpForwarder } from "../testing/tcp-forwarder";
 
 type LogEntry = { level: number; msg: string; err?: { stack?: string }; reason?: string };
 
 const probe = (t: TestApp, url: "/healthz" | "/readyz") => t.app.inject({ method: "GET", url });
+
+/** The `buddy_redis_up` gauge as a scrape would read it, or undefined without the gauge. */
+async function redisUp(t: TestApp): Promise<number | undefined> {
+  const families = parsePrometheusText(await t.app.metrics.registry.metrics());
+  return families.get("buddy_redis_up")?.samples[0]?.value;
+}
 
 describe("the health checks of a started instance", () => {
   let t: TestApp;
@@ -56,6 +63,10 @@ describe("the health checks of a started instance", () => {
     const document = (await t.app.inject({ method: "GET", url: "/api/openapi.json" })).json();
     expect(Object.keys(document.paths)).not.toContain("/readyz");
     expect((await t.app.inject({ method: "GET", url: "/metrics" })).statusCode).toBe(404);
+  });
+
+  it("has no Redis gauge without REDIS_URL: nothing to watch", async () => {
+    expect(await redisUp(t)).toBeUndefined();
   });
 
   it("answers /readyz 503 from the moment draining starts, and still serves everything else", async () => {
@@ -174,23 +185,33 @@ describe("an instance on a PostgreSQL server it cannot reach", () => {
 });
 
 describe("an instance with REDIS_URL", () => {
-  it("is ready while Redis answers PING", async () => {
+  it("is ready, and shows buddy_redis_up 1, while Redis answers", async () => {
     const t = await createTestApp({
       env: { REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379" },
     });
     try {
       expect((await probe(t, "/readyz")).statusCode).toBe(200);
+      expect(await redisUp(t)).toBe(1);
     } finally {
       await t.close();
     }
   });
 
-  it("answers /readyz 503 while Redis does not answer", async () => {
-    const t = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${await freePort()}` } });
+  it("stays ready while Redis does not answer: buddy_redis_up 0, and one warning however often it retries", async () => {
+    const log: LogEntry[] = [];
+    // Start-up waits up to 5 s for Redis: ioredis has tried to connect many times by then.
+    const t = await createTestApp({
+      env: { REDIS_URL: `redis://127.0.0.1:${await freePort()}` },
+      logger: { level: "info", stream: { write: (line: string) => log.push(JSON.parse(line)) } },
+    });
     try {
       const response = await probe(t, "/readyz");
-      expect(response.statusCode).toBe(503);
-      expect(response.json()).toEqual({ message: "Not ready: Redis does not answer" });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ status: "ready" });
+      expect(await redisUp(t)).toBe(0);
+      const warnings = log.filter((entry) => entry.level === 40 && entry.msg.startsWith("Redis:"));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]?.msg).toMatch(/ECONNREFUSED.*per instance until it is back/);
     } finally {
       await t.close();
     }

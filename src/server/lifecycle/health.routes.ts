@@ -16,8 +16,8 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
     return { status: "ok" };
   });
 
-  // Ready: send it traffic. 503 while starting, once SIGTERM arrives, and while the database,
-  // its migrations or Redis (when configured) are not there.
+  // Ready: send it traffic. 503 while starting, once SIGTERM arrives, and while the database or
+  // its migrations are not there. Not Redis: without it every request is still served.
   app.get("/readyz", probe, async (_request, reply) => {
     reply.header("Cache-Control", "no-store");
     const problems = await options.readiness();

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../testing/buddy-process";
+import { exitOf, freePort } from "../testing/buddy-process";
 import { createScratchDatabase, POSTGRES_SERVER_URL } from "../testing/database";
 import { parsePrometheusText } from "../testing/prometheus-text";
+import { slowPost } from "../testing/slow-request";
 import { createTcpForwarder, postgresTarget, type TcpForwarder } from "../testing/tcp-forwarder";
 
 const root = path.resolve(import.meta.dirname, "../../..");
@@ -18,38 +18,6 @@ type Answer = { status: number; headers: Headers; body: string };
 async function get(origin: string, url: string): Promise<Answer> {
   const response = await fetch(`${origin}${url}`, { headers: { connection: "close" } });
   return { status: response.status, headers: response.headers, body: await response.text() };
-}
-
-/** A POST whose JSON body arrives in two parts, the second when the test says. */
-function slowPost(port: number, url: string, body: unknown) {
-  const text = JSON.stringify(body);
-  const half = Math.floor(text.length / 2);
-  const request = httpRequest({
-    host: "127.0.0.1",
-    port,
-    path: url,
-    method: "POST",
-    headers: { "content-type": "application/json", "content-length": Buffer.byteLength(text) },
-  });
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    request.on("response", (response) => {
-      let received = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk) => {
-        received += chunk;
-      });
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: received }));
-    });
-    request.on("error", reject);
-  });
-  request.write(text.slice(0, half));
-  request.flushHeaders();
-  return { answer, finish: () => request.end(text.slice(half)) };
-}
-
-function exitOf(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 }
 
 describe("an instance behind a load balancer (the built server, on PostgreSQL)", () => {

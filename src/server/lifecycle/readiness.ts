@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import type { FastifyBaseLogger } from "fastify";
-import type { Redis } from "ioredis";
 import { type Db, rowsOf } from "../db/client";
 import { isDatabaseUnavailable } from "../db/database-unavailable";
 import type { Lifecycle } from "./lifecycle";
@@ -12,7 +11,6 @@ export const NOT_READY = {
   draining: "shutting down",
   database: "the database does not answer",
   migrations: "database migrations are not applied",
-  redis: "Redis does not answer",
 } as const;
 
 /** Long enough for a busy server, short enough for a balancer's check. */
@@ -26,7 +24,6 @@ export type ReadinessDeps = {
   db: Db;
   /** The committed migrations: the newest must be applied. */
   migrationsFolder: string;
-  redis?: Redis;
   log: FastifyBaseLogger;
   timeoutMs?: number;
 };
@@ -43,7 +40,9 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 
 /**
  * The readiness check behind /readyz: what is not ready, or nothing. Concurrent checks share one
- * run, so a burst of probes makes one query.
+ * run, so a burst of probes makes one query. Only what a request cannot do without: Redis is not
+ * asked, since everything that uses it falls back, and one Redis blip would otherwise take every
+ * instance out of the balancer (its health is the `buddy_redis_up` gauge).
  */
 export function createReadinessCheck(deps: ReadinessDeps): () => Promise<string[]> {
   const timeoutMs = deps.timeoutMs ?? CHECK_TIMEOUT_MS;
@@ -73,20 +72,9 @@ export function createReadinessCheck(deps: ReadinessDeps): () => Promise<string[
     }
   }
 
-  async function checkRedis(): Promise<string | null> {
-    if (!deps.redis) return null;
-    try {
-      await withTimeout(deps.redis.ping(), timeoutMs);
-      return null;
-    } catch {
-      return NOT_READY.redis;
-    }
-  }
-
   async function check(): Promise<string[]> {
-    const problems = (await Promise.all([checkDatabase(), checkRedis()])).filter(
-      (problem): problem is string => problem !== null,
-    );
+    const problem = await checkDatabase();
+    const problems = problem ? [problem] : [];
     // Balancers ask every few seconds: say so when the answer changes, not on every probe.
     const report = problems.join("; ");
     if (report !== lastReported) {

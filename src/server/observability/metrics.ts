@@ -26,6 +26,8 @@ export type MetricsDeps = {
   poolStats?: () => PoolStats;
   /** Node's process metrics (CPU, memory, event loop, GC): only when someone scrapes them. */
   processMetrics: boolean;
+  /** Whether Redis answers; without REDIS_URL there is no Redis to watch, and no gauge. */
+  redisUp?: () => boolean;
 };
 
 /** A scrape must not hang on a stuck database: the backlog is left as last read. */
@@ -107,6 +109,18 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       if (pending !== null) this.set(pending);
     },
   });
+
+  const { redisUp } = deps;
+  if (redisUp) {
+    new Gauge({
+      name: "buddy_redis_up",
+      help: "1 while Redis answers, 0 while each instance falls back to its own memory.",
+      registers,
+      collect() {
+        this.set(redisUp() ? 1 : 0);
+      },
+    });
+  }
 
   const { poolStats } = deps;
   if (poolStats) {

@@ -1,6 +1,6 @@
 // The production server (dist/server/main.js) as a child process, with mail to a real SMTP
 // receiver: for the benchmark and for process-level tests (crash, restart, several instances).
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -17,6 +17,12 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
     });
   });
+}
+
+/** The child's exit code once it has exited (null when a signal ended it). */
+export function exitOf(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 }
 
 export type BuddyProcess = {
