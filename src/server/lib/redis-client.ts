@@ -3,10 +3,12 @@ import { Redis } from "ioredis";
 
 /**
  * A Redis that keeps its connection but stops answering (a stall, a half-open socket) sends no
- * event: a connected client asks it this often, and counts it down without an answer in time.
+ * event: a connected client asks it every `everyMs`, and counts it down without an answer within
+ * `withinMs`.
  */
-const CHECK_EVERY_MS = 5_000;
-const ANSWER_WITHIN_MS = 1_000;
+export type RedisChecks = { everyMs: number; withinMs: number };
+
+const CHECKS: RedisChecks = { everyMs: 5_000, withinMs: 1_000 };
 
 export type RedisClient = {
   redis: Redis;
@@ -20,7 +22,7 @@ export type RedisClient = {
  * ioredis reconnects by itself, and meanwhile every user of Redis falls back to the process's own
  * memory. Without a listener ioredis would print every failed reconnect with its stack.
  */
-export function createRedisClient(url: string, log: FastifyBaseLogger): RedisClient {
+export function createRedisClient(url: string, log: FastifyBaseLogger, checks = CHECKS): RedisClient {
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
   let up = false;
   let warned = false;
@@ -48,10 +50,7 @@ export function createRedisClient(url: string, log: FastifyBaseLogger): RedisCli
     checking = true;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no answer within ${ANSWER_WITHIN_MS} ms`)),
-        ANSWER_WITHIN_MS,
-      );
+      timer = setTimeout(() => reject(new Error(`no answer within ${checks.withinMs} ms`)), checks.withinMs);
     });
     try {
       await Promise.race([redis.ping(), late]);
@@ -63,15 +62,15 @@ export function createRedisClient(url: string, log: FastifyBaseLogger): RedisCli
       checking = false;
     }
   };
-  const checks = setInterval(() => void check(), CHECK_EVERY_MS);
-  checks.unref();
+  const asking = setInterval(() => void check(), checks.everyMs);
+  asking.unref();
 
   return {
     redis,
     up: () => up,
     close() {
       closing = true;
-      clearInterval(checks);
+      clearInterval(asking);
       redis.disconnect();
     },
   };
