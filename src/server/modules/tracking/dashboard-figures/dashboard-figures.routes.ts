@@ -3,8 +3,8 @@ import { activitySchema, dailyMetricsSchema, metricsSchema } from "@shared/track
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireMember } from "../../../plugins/auth";
-import { readTotals } from "./totals.service";
 import { dailyMetrics, recentActivity } from "./overview.service";
+import { readTotals } from "./totals.service";
 
 export async function dashboardFiguresRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
