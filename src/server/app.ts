@@ -241,7 +241,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     notifications,
     visitorSalts,
     limitPixel: createPerClientLimit(redis, "rl:pixel", config.pixelRateLimitPerIp),
-    onCommit: (kind, batch) => app.metrics.recordEventBatch(kind, batch.size, batch.stored, batch.seconds),
+    onCommit: (kind, batch) =>
+      app.metrics.recordEventBatch(kind, batch.size, batch.stored, batch.seconds, batch.late),
+    onRefusal: (kind, refusal) => app.metrics.recordEventRefusal(kind, refusal),
   });
   app.decorate("tracker", tracker);
   app.decorate("notifications", notifications);

@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mailOutbox } from "../db/schema";
 import { createTestApp, type TestApp } from "../testing/app";
+import { BROWSER_USER_AGENT, createBuddies } from "../testing/buddies";
 import { type Family, parsePrometheusText, sampleValue } from "../testing/prometheus-text";
 import { listenForMetrics } from "./metrics-server";
 
@@ -128,6 +129,48 @@ describe("the metrics listener (METRICS_PORT)", () => {
     expect(sampleValue(families, size, `${size}_bucket`, { kind: "clicks", le: "5" })).toBe(1);
     const commit = "buddy_event_commit_seconds";
     expect(sampleValue(families, commit, `${commit}_sum`, { kind: "leads" })).toBeCloseTo(0.002);
+  });
+
+  it("counts a batch past its deadline, the clicks it answered 503, and their late commit", async () => {
+    const { shortPath } = await createBuddies(t, ["latesharer", "latepartner"]);
+    const follow = () => t.app.inject({ url: shortPath, headers: { "user-agent": BROWSER_USER_AGENT } });
+    // Followed once, so the link is known from memory and only the click's commit needs the database.
+    expect((await follow()).statusCode).toBe(302);
+    // A lock held past the group commit's 2 s deadline, as a stalled database would hold the batch.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const lock = t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table click_events in access exclusive mode`);
+      locked();
+      await held;
+    });
+    await isLocked;
+    try {
+      const click = await follow();
+      expect(click.statusCode).toBe(503);
+      expect(click.json()).toEqual({ message: expect.any(String) });
+      expect(click.headers["retry-after"]).toBeDefined();
+    } finally {
+      release();
+      await lock;
+    }
+    const labels = { kind: "clicks", reason: "deadline" };
+    const failed = "buddy_event_batches_failed_total";
+    const refused = "buddy_event_requests_refused_total";
+    const late = "buddy_events_stored_after_refusal_total";
+    // Once the lock is gone the batch commits: the click is counted after all, and says so.
+    await expect
+      .poll(async () => sampleValue(await scrape(), late, late, { kind: "clicks" }), { timeout: 10_000 })
+      .toBe(1);
+    const families = await scrape();
+    expect(sampleValue(families, failed, failed, labels)).toBe(1);
+    expect(sampleValue(families, refused, refused, labels)).toBe(1);
   });
 
   it("reads the unsent mail backlog from the database when scraped", async () => {

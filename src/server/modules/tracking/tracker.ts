@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import type { ChangeNotifications } from "../../db/change-notifications";
 import type { Db } from "../../db/client";
-import type { CommittedBatch } from "../../db/group-commit";
+import type { CommittedBatch, Refusal } from "../../db/group-commit";
 import type { EventKind } from "../../observability/metrics";
 import { createClickIds } from "./clicks/click-id";
 import { createClickTracker } from "./clicks/click-tracker";
@@ -25,6 +25,8 @@ export function createTracker(
     limitPixel?: ((client: string) => Promise<void>) | null;
     /** Told of every committed batch of clicks or leads (metrics). */
     onCommit?: (kind: EventKind, batch: CommittedBatch) => void;
+    /** Told of every click or lead answered 503 instead of its commit (metrics). */
+    onRefusal?: (kind: EventKind, refusal: Refusal) => void;
   },
 ) {
   const clickIds = createClickIds(secret);
@@ -35,6 +37,7 @@ export function createTracker(
     notifications: options.notifications,
     visitorSalts: options.visitorSalts,
     onCommit: (batch) => options.onCommit?.("clicks", batch),
+    onRefusal: (refusal) => options.onRefusal?.("clicks", refusal),
   });
   // One recorder of leads for the server call and the pixel: what one remembers, both know.
   const leads = createConversionRecorder({
@@ -42,6 +45,7 @@ export function createTracker(
     clickIds,
     limitPixel: options.limitPixel,
     onCommit: (batch) => options.onCommit?.("leads", batch),
+    onRefusal: (refusal) => options.onRefusal?.("leads", refusal),
   });
   const shortCodes = createShortLinkResolver(db);
   return {
