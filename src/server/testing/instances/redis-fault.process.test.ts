@@ -3,18 +3,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BuddyProcess, freePort, startBuddy } from "../testing/buddy-process";
-import { type Answer, countByStatus, missingClickIds, startClickLoad } from "../testing/instances/click-load";
-import { type Partners, setUpPartners } from "../testing/instances/partners";
-import { printOutputOnFailure, report } from "../testing/instances/process-suite";
-import {
-  type LocalPostgres,
-  type LocalRedis,
-  startLocalPostgres,
-  startLocalRedis,
-} from "../testing/local-servers";
-import { type MailReceiver, startMailReceiver } from "../testing/mail-receiver";
-import { parsePrometheusText } from "../testing/prometheus-text";
+import { type BuddyProcess, freePort, startBuddy } from "../buddy-process";
+import { type LocalPostgres, type LocalRedis, startLocalPostgres, startLocalRedis } from "../local-servers";
+import { type MailReceiver, startMailReceiver } from "../mail-receiver";
+import { parsePrometheusText } from "../prometheus-text";
+import { type Answer, countByStatus, missingClickIds, startClickLoad } from "./click-load";
+import { type Partners, setUpPartners } from "./partners";
+import { printOutputOnFailure, report } from "./process-suite";
 
 /** Wrong sign-ins, one after another, each for a new address: each answer kept with its time. */
 function startSignInLoad(origin: string) {

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Answer, countByStatus, missingClickIds, startClickLoad } from "../testing/instances/click-load";
-import { type Cluster, startCluster } from "../testing/instances/cluster";
-import { type Partners, setUpPartners } from "../testing/instances/partners";
-import { haproxyMissing, printOutputOnFailure, report } from "../testing/instances/process-suite";
+import { type Answer, countByStatus, missingClickIds, startClickLoad } from "./click-load";
+import { type Cluster, startCluster } from "./cluster";
+import { type Partners, setUpPartners } from "./partners";
+import { haproxyMissing, printOutputOnFailure, report } from "./process-suite";
 
 const failed = (answers: Answer[]) => answers.filter((answer) => answer.status === 0 || answer.status >= 500);
 

@@ -1,16 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Cluster, startCluster } from "../testing/instances/cluster";
-import {
-  browserAgent,
-  call,
-  clickIdOf,
-  must,
-  type Partners,
-  setUpPartners,
-} from "../testing/instances/partners";
-import { haproxyMissing, printOutputOnFailure, report } from "../testing/instances/process-suite";
-import { query } from "../testing/local-servers";
+import { query } from "../local-servers";
+import { type Cluster, startCluster } from "./cluster";
+import { browserAgent, call, clickIdOf, must, type Partners, setUpPartners } from "./partners";
+import { haproxyMissing, printOutputOnFailure, report } from "./process-suite";
 
 /**
  * Two instances behind HAProxy share nothing but PostgreSQL, Redis and APP_SECRET (issue 16 §4):

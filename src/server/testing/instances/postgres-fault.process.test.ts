@@ -3,12 +3,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BuddyProcess, startBuddy } from "../testing/buddy-process";
-import { countByStatus, missingClickIds, startClickLoad } from "../testing/instances/click-load";
-import { type Partners, setUpPartners } from "../testing/instances/partners";
-import { printOutputOnFailure, report } from "../testing/instances/process-suite";
-import { type LocalPostgres, startLocalPostgres } from "../testing/local-servers";
-import { type MailReceiver, startMailReceiver } from "../testing/mail-receiver";
+import { type BuddyProcess, startBuddy } from "../buddy-process";
+import { type LocalPostgres, startLocalPostgres } from "../local-servers";
+import { type MailReceiver, startMailReceiver } from "../mail-receiver";
+import { countByStatus, missingClickIds, startClickLoad } from "./click-load";
+import { type Partners, setUpPartners } from "./partners";
+import { printOutputOnFailure, report } from "./process-suite";
+import { pollReadiness } from "./readiness-poll";
 
 /**
  * An answer that left the server just after PostgreSQL stopped may carry a row committed just
@@ -21,33 +22,6 @@ const GRACE_MS = 250;
  */
 const READINESS_GRACE_MS = 1500;
 const OUTAGE_MS = 4000;
-
-type Readiness = { at: number; status: number };
-
-/** GET /readyz every 100 ms until stopped. */
-function pollReadiness(origin: string) {
-  const seen: Readiness[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      let status = 0;
-      try {
-        const response = await fetch(`${origin}/readyz`, { signal: AbortSignal.timeout(2000) });
-        status = response.status;
-        await response.arrayBuffer();
-      } catch {}
-      seen.push({ at: Date.now(), status });
-      await sleep(100);
-    }
-  })();
-  return {
-    seen,
-    async stop() {
-      running = false;
-      await loop;
-    },
-  };
-}
 
 /**
  * The database the instances share goes away and comes back (issue 16 §5). A click is answered

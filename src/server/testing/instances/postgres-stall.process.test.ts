@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BuddyProcess, startBuddy } from "../testing/buddy-process";
-import { countByStatus, missingClickIds, startClickLoad } from "../testing/instances/click-load";
-import { type Partners, setUpPartners } from "../testing/instances/partners";
-import { printOutputOnFailure, report } from "../testing/instances/process-suite";
-import { pollReadiness } from "../testing/instances/readiness-poll";
-import { type LocalPostgres, query, startLocalPostgres } from "../testing/local-servers";
-import { type MailReceiver, startMailReceiver } from "../testing/mail-receiver";
-import { createTcpForwarder, postgresTarget, type TcpForwarder } from "../testing/tcp-forwarder";
+import { type BuddyProcess, startBuddy } from "../buddy-process";
+import { type LocalPostgres, query, startLocalPostgres } from "../local-servers";
+import { type MailReceiver, startMailReceiver } from "../mail-receiver";
+import { createTcpForwarder, postgresTarget, type TcpForwarder } from "../tcp-forwarder";
+import { countByStatus, missingClickIds, startClickLoad } from "./click-load";
+import { type Partners, setUpPartners } from "./partners";
+import { printOutputOnFailure, report } from "./process-suite";
+import { pollReadiness } from "./readiness-poll";
 
 const STALL_MS = 8000;
 /** What any request may take, through the stall too. */

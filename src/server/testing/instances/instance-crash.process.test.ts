@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Answer, countByStatus, missingClickIds, startClickLoad } from "../testing/instances/click-load";
-import { type Cluster, startCluster } from "../testing/instances/cluster";
-import { call, type Partners, setUpPartners } from "../testing/instances/partners";
-import { haproxyMissing, printOutputOnFailure, report } from "../testing/instances/process-suite";
-import { query } from "../testing/local-servers";
+import { query } from "../local-servers";
+import { type Answer, countByStatus, missingClickIds, startClickLoad } from "./click-load";
+import { type Cluster, startCluster } from "./cluster";
+import { call, type Partners, setUpPartners } from "./partners";
+import { haproxyMissing, printOutputOnFailure, report } from "./process-suite";
 
 const failed = (answers: Answer[]) => answers.filter((answer) => answer.status === 0 || answer.status >= 500);
 
