@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: autocannon runs, the bare baseline process and the result rows.
-import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
 export type Row = {
@@ -117,6 +117,49 @@ export function processCpuMs(pid: number): number | null {
   }
 }
 
+const TASKSET = "/usr/bin/taskset";
+
+/** The cores this process may run on, from a list such as "0-1" or "0,2-3". */
+function allowedCores(): number[] {
+  const list = /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? "";
+  return list.split(",").flatMap((range) => {
+    const [from, to = from] = range.split("-").map(Number);
+    if (from === undefined || to === undefined || Number.isNaN(from) || Number.isNaN(to)) return [];
+    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  });
+}
+
+/**
+ * With two cores the servers get one and the load generator the other, so a ratio compares
+ * what a request costs the server rather than how the scheduler shared the cores out in that
+ * round. Null where taskset or a second core is missing: everything then shares the machine.
+ */
+export const cores: { server: number; load: number } | null = (() => {
+  if (process.env.BENCH_PIN === "0" || !existsSync(TASKSET)) return null;
+  let allowed: number[] = [];
+  try {
+    allowed = allowedCores();
+  } catch {}
+  const [server, load] = allowed;
+  return server === undefined || load === undefined ? null : { server, load };
+})();
+
+/** Puts a process and all its threads on one core (threads it starts later inherit it). */
+function pin(pid: number, core: number) {
+  execFileSync(TASKSET, ["--all-tasks", "--cpu-list", "--pid", String(core), String(pid)], {
+    stdio: "ignore",
+  });
+}
+
+export function pinServer(pid: number) {
+  if (cores) pin(pid, cores.server);
+}
+
+/** This process is the load generator (autocannon runs in it). */
+export function pinLoadGenerator() {
+  if (cores) pin(process.pid, cores.load);
+}
+
 export async function startBaseline(json: string): Promise<{ origin: string; pid: number; stop(): void }> {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "bench/baseline-server.ts"], {
     env: { ...process.env, BASELINE_JSON: json, PORT: "0" },
@@ -125,6 +168,7 @@ export async function startBaseline(json: string): Promise<{ origin: string; pid
   const origin = await new Promise<string>((resolve) =>
     child.stdout?.once("data", (chunk) => resolve(String(chunk).trim())),
   );
+  if (child.pid) pinServer(child.pid);
   return { origin, pid: child.pid ?? 0, stop: () => child.kill("SIGTERM") };
 }
 

@@ -11,7 +11,16 @@ import path from "node:path";
 import { openDatabase } from "../src/server/db/client";
 import { type BuddyProcess, startBuddy } from "../src/server/testing/buddy-process";
 import { createScratchDatabase } from "../src/server/testing/database";
-import { describeRatio, load, record, rows, startBaseline } from "./harness";
+import {
+  cores,
+  describeRatio,
+  load,
+  pinLoadGenerator,
+  pinServer,
+  record,
+  rows,
+  startBaseline,
+} from "./harness";
 import { benchOverview } from "./metrics";
 import { SEEDED_CLICKS, seedMetrics } from "./metrics-seed";
 import { checkStoredClicks } from "./stored-clicks";
@@ -20,6 +29,20 @@ import { benchTracking } from "./tracking";
 /** A shorter run while working on one part: BENCH_PARTS=tracking, BENCH_DATABASES=PostgreSQL. */
 const PARTS = new Set((process.env.BENCH_PARTS ?? "suggestions,tracking,overview").split(","));
 const DATABASES = new Set((process.env.BENCH_DATABASES ?? "PostgreSQL,PGlite").split(","));
+
+/**
+ * The server as production runs it: logging at the default level, its lines going down a pipe
+ * (as to a log collector) rather than onto the bench's terminal.
+ */
+async function startServer(options: { databaseUrl: string | undefined; dataDir: string; appSecret: string }) {
+  const buddy = await startBuddy({
+    ...options,
+    stdio: "capture",
+    env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info" },
+  });
+  pinServer(buddy.pid);
+  return buddy;
+}
 
 /** This machine's PostgreSQL server (trust auth), when DATABASE_URL names no other. */
 const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
@@ -85,14 +108,15 @@ async function benchDatabase(database: "PostgreSQL" | "PGlite", databaseUrl: str
   const dataDir = mkdtempSync(path.join(tmpdir(), "buddy-bench-"));
   try {
     const appSecret = randomBytes(32).toString("base64url");
-    const first = await startBuddy({ databaseUrl, dataDir, appSecret });
+    const first = await startServer({ databaseUrl, dataDir, appSecret });
     let tracking: Awaited<ReturnType<typeof benchTracking>>;
     try {
       if (PARTS.has("suggestions")) await benchSuggestions(database, first);
       tracking = await benchTracking(database, first);
     } finally {
       const code = await first.stop();
-      if (code !== 0) console.warn(`${database}: the server exited with ${code} on SIGTERM`);
+      if (code !== 0)
+        console.warn(`${database}: the server exited with ${code} on SIGTERM\n${first.output()}`);
     }
 
     if (!PARTS.has("overview")) {
@@ -112,7 +136,7 @@ async function benchDatabase(database: "PostgreSQL" | "PGlite", databaseUrl: str
       `${database}: seeded ${SEEDED_CLICKS} clicks (${seeded.sent} verified sent by the sharer) and ${seeded.leads} leads in ${seeded.seconds.toFixed(1)} s`,
     );
 
-    const second = await startBuddy({ databaseUrl, dataDir, appSecret });
+    const second = await startServer({ databaseUrl, dataDir, appSecret });
     try {
       await benchOverview(database, second, tracking.sharerToken, seeded.sent);
     } finally {
@@ -124,6 +148,12 @@ async function benchDatabase(database: "PostgreSQL" | "PGlite", databaseUrl: str
 }
 
 async function main() {
+  pinLoadGenerator();
+  console.log(
+    cores
+      ? `bench: servers on core ${cores.server}, the load generator on core ${cores.load}`
+      : "bench: not pinned (no taskset or a single core); every process shares the machine",
+  );
   if (!existsSync("dist/server/main.js") || !existsSync("dist/web/index.html")) {
     execFileSync("npm", ["run", "build"], { stdio: "inherit" });
   }

@@ -72,6 +72,8 @@ const TARGETS = {
 } as const;
 /** p99 at 50 connections on PostgreSQL. */
 const P99_MS = 30;
+/** A shorter run while working on one route: BENCH_ROUTES=ads (of redirect, pixel, ads). */
+const ROUTES = new Set((process.env.BENCH_ROUTES ?? "redirect,pixel,ads").split(","));
 
 export async function benchTracking(database: "PostgreSQL" | "PGlite", buddy: BuddyProcess) {
   const setup = await setUpForBench(buddy);
@@ -93,6 +95,7 @@ export async function benchTracking(database: "PostgreSQL" | "PGlite", buddy: Bu
       const p99 = database === "PostgreSQL" && connections === 50 ? P99_MS : null;
       const routes = [
         {
+          key: "redirect",
           name: "short link → 302 (click stored)",
           url: setup.shortUrl,
           headers: BROWSER,
@@ -101,6 +104,7 @@ export async function benchTracking(database: "PostgreSQL" | "PGlite", buddy: Bu
           min: targets.redirect[index] as number,
         },
         {
+          key: "pixel",
           name: "conversion pixel (lead stored)",
           url: pixelUrl,
           base: "/gif",
@@ -110,6 +114,7 @@ export async function benchTracking(database: "PostgreSQL" | "PGlite", buddy: Bu
           nextPath: pixelPath,
         },
         {
+          key: "ads",
           name: "GET /api/ads json",
           url: adsUrl,
           base: "/json",
@@ -118,7 +123,7 @@ export async function benchTracking(database: "PostgreSQL" | "PGlite", buddy: Bu
           headers: apiKey,
         },
       ];
-      for (const target of routes) {
+      for (const target of routes.filter((route) => ROUTES.has(route.key))) {
         const result = await compare(`${baseline.origin}${target.base}`, target.url, connections, {
           headers: target.headers,
           // Every click the server stored must be among the 3xx counted here.

@@ -67,7 +67,7 @@ import {
 import { registerSecurityHeaders } from "./plugins/security-headers";
 import { registerStartGate } from "./plugins/start-gate";
 import { registerWeb } from "./plugins/web";
-import { lazyChildLoggerFactory } from "./request-logger";
+import { lazyChildLoggerFactory, OneLinePerRequest } from "./request-logger";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -137,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? loggerOptions(config.logLevel, false),
     childLoggerFactory: lazyChildLoggerFactory,
+    logController: new OneLinePerRequest(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Refusals made before a route runs (bad path encoding, over-long ids, oversized headers)

@@ -94,7 +94,8 @@ describe("the server process", () => {
 
   it("answers a request already in flight when SIGTERM arrives, then exits", async () => {
     const port = await freePort();
-    const server = await startServer(dataDir, port);
+    // At debug each request is logged on arrival too, which tells that it is in flight.
+    const server = await startServer(dataDir, port, { LOG_LEVEL: "debug" });
     // Sign-up hashes a password (tens of ms): SIGTERM lands while it is being answered.
     const pending = fetch(`http://127.0.0.1:${port}/api/auth`, {
       method: "POST",

@@ -27,16 +27,18 @@ function redisClient() {
   return client;
 }
 
-/** These tests are about the shared memory: a silent fallback to process memory must fail them. */
+/**
+ * Each hit's request logger. These tests are about the shared memory: a silent fallback to
+ * process memory must fail them.
+ */
 const noFallback = {
   warn(message: string) {
     throw new Error(message);
   },
-  info() {},
 };
 const modes: [string, () => ClickClassifierOptions][] = [
   ["in process", () => ({})],
-  ["over Redis", () => ({ redis: redisClient(), keyPrefix: PREFIX, log: noFallback })],
+  ["over Redis", () => ({ redis: redisClient(), keyPrefix: PREFIX })],
 ];
 
 /** Each test its own visitor, so tests sharing a Redis never see each other's clicks. */
@@ -50,6 +52,7 @@ function visitor() {
     linkKey: "rel-1|col-1",
     mailKey: "org-sender",
     now: T0,
+    log: noFallback,
     ...overrides,
   });
 }
@@ -134,8 +137,8 @@ describe.each(modes)("the click classifier %s", (_mode, options) => {
 
 describe("the click classifier over one shared Redis", () => {
   it("lets two instances see each other's repeats and bursts", async () => {
-    const a = createClickClassifier({ redis: redisClient(), keyPrefix: PREFIX, log: noFallback });
-    const b = createClickClassifier({ redis: redisClient(), keyPrefix: PREFIX, log: noFallback });
+    const a = createClickClassifier({ redis: redisClient(), keyPrefix: PREFIX });
+    const b = createClickClassifier({ redis: redisClient(), keyPrefix: PREFIX });
     const hit = visitor();
     expect(await a(hit())).toEqual(counted);
     expect(await b(hit({ now: T0 + 60_000 }))).toMatchObject({ duplicate: true, verified: false });
@@ -147,7 +150,7 @@ describe("the click classifier over one shared Redis", () => {
 
   it("keeps its keys under the prefix, named by visitor hash and ids only, and expiring", async () => {
     const redis = redisClient();
-    const classify = createClickClassifier({ redis, keyPrefix: PREFIX, log: noFallback });
+    const classify = createClickClassifier({ redis, keyPrefix: PREFIX });
     const hit = visitor();
     const { visitorHash } = hit();
     await classify(hit());

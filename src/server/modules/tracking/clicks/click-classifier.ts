@@ -30,6 +30,8 @@ export type HitContext = {
   /** One e-mail's worth of links: everything the same organization shared. */
   mailKey: string;
   now: number;
+  /** The request's logger: a Redis outage found while judging this hit is logged with it. */
+  log: MemoryLog;
 };
 
 export type HitVerdict = { bot: boolean; botReason: string | null; duplicate: boolean; verified: boolean };
@@ -43,12 +45,6 @@ export type ClickClassifierOptions = {
   redis?: Redis;
   keyPrefix?: string;
   redisTimeoutMs?: number;
-  log?: MemoryLog;
-};
-
-const consoleLog: MemoryLog = {
-  warn: (message) => console.warn(message),
-  info: (message) => console.info(message),
 };
 
 /**
@@ -113,10 +109,9 @@ export function createClickClassifier(options: ClickClassifierOptions = {}): Cli
       local ??= createLocalClickMemory(options.maxEntries);
       return local;
     },
-    log: options.log ?? consoleLog,
   });
   return async (hit) => {
     const botReason = botReasonOf(hit);
-    return verdictOf(botReason, await shared(toQuery(hit, botReason)));
+    return verdictOf(botReason, await shared(toQuery(hit, botReason), hit.log));
   };
 }

@@ -20,8 +20,13 @@ export type MemoryQuery = {
 };
 export type Recall = { burst: boolean; duplicate: boolean };
 export type ClickMemory = (query: MemoryQuery) => Recall;
-export type SharedClickMemory = (query: MemoryQuery) => Promise<Recall>;
-export type MemoryLog = { warn(message: string): void; info(message: string): void };
+/** Told of an outage, and of its end, through the log of the request that found it. */
+export type SharedClickMemory = (query: MemoryQuery, log: MemoryLog) => Promise<Recall>;
+/**
+ * Both the outage and its end are warnings: the short link's request logger (whose log this is)
+ * writes nothing below warn, and an operator who saw the one needs the other.
+ */
+export type MemoryLog = { warn(message: string): void };
 
 /** One process's memory: repeats and bursts are only seen by the instance that answered them. */
 export function createLocalClickMemory(max = 100_000): ClickMemory {
@@ -89,7 +94,6 @@ export type SharedMemoryOptions = {
   timeoutMs?: number;
   /** Answers while Redis cannot; created on first use, as most instances never need it. */
   fallback: () => ClickMemory;
-  log: MemoryLog;
 };
 
 /**
@@ -106,21 +110,19 @@ export function createRedisClickMemory(redis: Redis, options: SharedMemoryOption
   let down = false;
   let retryAt = 0;
 
-  function fallBack(query: MemoryQuery, why: string): Recall {
+  function fallBack(query: MemoryQuery, why: string, log: MemoryLog): Recall {
     if (!down) {
       down = true;
-      options.log.warn(
-        `click memory: Redis ${why}; repeats and bursts are judged per process until it is back`,
-      );
+      log.warn(`click memory: Redis ${why}; repeats and bursts are judged per process until it is back`);
     }
     return options.fallback()(query);
   }
 
-  return (query) => {
+  return (query, log) => {
     if (down && Date.now() < retryAt) return Promise.resolve(options.fallback()(query));
     // Known to be disconnected: a command would sit in the offline queue for seconds of
     // reconnects. While a connection is being made it is tried, bounded by the timeout.
-    if (DISCONNECTED.has(redis.status)) return Promise.resolve(fallBack(query, `is ${redis.status}`));
+    if (DISCONNECTED.has(redis.status)) return Promise.resolve(fallBack(query, `is ${redis.status}`, log));
 
     const { visitorHash, linkKey, mailKey, now, bot } = query;
     const tag = `${prefix}{${visitorHash}}`;
@@ -131,7 +133,7 @@ export function createRedisClickMemory(redis: Redis, options: SharedMemoryOption
         answered = true;
         clearTimeout(timer);
         retryAt = Date.now() + RETRY_AFTER_MS;
-        resolve(fallBack(query, why));
+        resolve(fallBack(query, why, log));
       };
       const timer = setTimeout(() => fail(`did not answer within ${timeoutMs} ms`), timeoutMs);
       scripted[COMMAND](
@@ -150,7 +152,7 @@ export function createRedisClickMemory(redis: Redis, options: SharedMemoryOption
           clearTimeout(timer);
           if (down) {
             down = false;
-            options.log.info("click memory: Redis is back; repeats and bursts are shared again");
+            log.warn("click memory: Redis is back; repeats and bursts are shared again");
           }
           resolve({ burst: (flags & 2) !== 0, duplicate: (flags & 1) !== 0 });
         },

@@ -11,13 +11,21 @@ import { landingUrl, type TrackedLink } from "../links/link-signature";
 import { linkCounts } from "../links/live-ads";
 import { createClickClassifier } from "./click-classifier";
 import type { ClickIds } from "./click-id";
+import type { MemoryLog } from "./click-memory";
 import { type StoredClick, storeClicks } from "./click-store";
 import { createVisitorHasher, type VisitorSalts } from "./visitor-hash";
 
 /** Stands for the click id while the landing URL is built once per target; never URL-encoded. */
 const CLICK_ID_SLOT = "BUDDYCLICKIDSLOT";
 
-export type Hit = { method: string; ip: string; userAgent: string; referer: string | undefined };
+export type Hit = {
+  method: string;
+  ip: string;
+  userAgent: string;
+  referer: string | undefined;
+  /** The request's logger, for what judging the hit finds (a Redis outage). */
+  log: MemoryLog;
+};
 
 /** Clicks of one millisecond share its formatted time: formatting shows in redirect profiles. */
 let isoMs = -1;
@@ -150,6 +158,7 @@ export function createClickTracker(deps: {
       linkKey: `${link.relationshipId}|${link.collateralId}`,
       mailKey: link.sourceOrgId,
       now,
+      log: hit.log,
     });
     // Judged in memory without Redis: no promise to wait for.
     const verdict = judged instanceof Promise ? await judged : judged;

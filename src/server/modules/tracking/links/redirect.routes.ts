@@ -38,6 +38,7 @@ export async function redirectRoutes(app: FastifyInstance) {
         ip: request.ip,
         userAgent: request.headers["user-agent"] ?? "",
         referer: request.headers.referer,
+        log: request.log,
       },
       code,
     );
