@@ -18,3 +18,20 @@ export function isValidDomain(domain: string): boolean {
     domain.includes(".") && !/\s/.test(domain) && /^[a-z0-9.-]+$/.test(domain) && !domain.startsWith(".")
   );
 }
+
+/** `host` is `domain` itself or one of its subdomains (`mail.acme.com` for `acme.com`). */
+export function isSameOrSubdomain(host: string, domain: string): boolean {
+  return host === domain || host.endsWith(`.${domain}`);
+}
+
+/**
+ * An absolute URL whose host is `domain` or one of its subdomains; anything unparsable is not.
+ * CONTRACT §5: an ad's call-to-action and image are on its company's own domain.
+ */
+export function urlIsOnDomain(url: string, domain: string): boolean {
+  try {
+    return isSameOrSubdomain(new URL(url).hostname.toLowerCase().replace(/\.$/, ""), domain);
+  } catch {
+    return false;
+  }
+}

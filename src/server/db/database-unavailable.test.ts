@@ -4,10 +4,11 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { badRequest } from "../errors";
+import { CommitGivenUpError } from "../lib/group-commit";
 import { freePort } from "../testing/buddy-process";
 import { createScratchDatabase, POSTGRES_SERVER_URL } from "../testing/database";
 import { createTcpForwarder, postgresTarget, type TcpForwarder } from "../testing/tcp-forwarder";
-import { DatabaseUnavailableError, describeUnavailable, isDatabaseUnavailable } from "./database-unavailable";
+import { describeUnavailable, isDatabaseUnavailable } from "./database-unavailable";
 
 /** The error a promise rejects with (fails the test if it resolves). */
 async function failureOf(work: Promise<unknown>): Promise<unknown> {
@@ -112,7 +113,7 @@ describe("isDatabaseUnavailable, on errors node-postgres really raises", () => {
     await expect(pool.query("select 1 as one")).resolves.toMatchObject({ rows: [{ one: 1 }] });
     await pool.end();
 
-    expect(isDatabaseUnavailable(new DatabaseUnavailableError("gave up"))).toBe(true);
+    expect(isDatabaseUnavailable(new CommitGivenUpError("gave up"))).toBe(true);
   });
 
   it("leaves errors of the query or the request alone", async () => {

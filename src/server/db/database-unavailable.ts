@@ -3,12 +3,7 @@
  * — not that a query was wrong. They answer 503 (plugins/errors.ts) and make start-up wait
  * (lifecycle/lifecycle.ts): retrying later can succeed, and nothing about the request is at fault.
  */
-
-/**
- * This process stopped waiting for the database: a statement past its deadline, or too much
- * already waiting. The database may be stalled rather than gone, which no socket error shows.
- */
-export class DatabaseUnavailableError extends Error {}
+import { CommitGivenUpError } from "../lib/group-commit";
 
 /** Node's socket errors while connecting to, or talking with, the server. */
 const NETWORK_CODES = new Set([
@@ -44,7 +39,7 @@ const DRIVER_MESSAGES = [
 type ErrorLike = { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
 
 function isUnavailableItself(error: ErrorLike): boolean {
-  if (error instanceof DatabaseUnavailableError) return true;
+  if (error instanceof CommitGivenUpError) return true;
   const code = typeof error.code === "string" ? error.code : "";
   if (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
   // SQLSTATEs are five characters; Node's codes are longer, so "08…" cannot be mistaken.

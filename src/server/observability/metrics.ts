@@ -1,8 +1,8 @@
 import { count, eq } from "drizzle-orm";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Db, PoolStats } from "../db/client";
-import type { Refusal } from "../db/group-commit";
 import { mailOutbox } from "../db/schema";
+import type { Refusal } from "../lib/group-commit";
 
 export type EventKind = "clicks" | "leads";
 

@@ -1,10 +1,10 @@
 import { type Ad, adSchema } from "@shared/ads";
+import { urlIsOnDomain } from "@shared/website";
 import { and, eq, inArray, or } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import { CHANNELS, type ChangeNotifications } from "../../db/change-notifications";
 import type { Db } from "../../db/client";
 import { collateral, organizations, relationships } from "../../db/schema";
-import { urlIsOnDomain } from "../domain-control/ownable-domain";
 import { blockedOrganizationIds } from "../relationships/block-list";
 import { signTrackedLink } from "../tracking/links/link-signature";
 import { shortenTrackedLink } from "../tracking/links/short-links.service";

@@ -6,12 +6,12 @@ import {
   type UpdateCollateralInput,
 } from "@shared/collateral";
 import { DOMAIN_MESSAGES } from "@shared/domain-verification";
+import { urlIsOnDomain } from "@shared/website";
 import { and, eq, inArray, isNotNull, ne, or } from "drizzle-orm";
 import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { DbOrTx } from "../../db/client";
 import { collateral, organizations, relationships } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
-import { urlIsOnDomain } from "../domain-control/ownable-domain";
 import { isBlockedPair } from "../relationships/block-list";
 import { signTrackedLink } from "../tracking/links/link-signature";
 import { linkShareable } from "../tracking/links/live-ads";

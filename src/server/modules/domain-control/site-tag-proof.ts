@@ -1,7 +1,7 @@
 import { DOMAIN_MESSAGES, SITE_VERIFICATION_NAME } from "@shared/domain-verification";
+import { isSameOrSubdomain } from "@shared/website";
 import { load } from "cheerio";
 import { OutboundFetchError, type SafeFetchOptions, type SafeFetchResult } from "../../lib/safe-fetch";
-import { isSameOrSubdomain } from "./ownable-domain";
 
 export type PageFetch = (url: string, options: SafeFetchOptions) => Promise<SafeFetchResult>;
 

@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import type { ChangeNotifications } from "../../db/change-notifications";
 import type { Db } from "../../db/client";
-import type { CommittedBatch, Refusal } from "../../db/group-commit";
+import type { CommittedBatch, Refusal } from "../../lib/group-commit";
 import type { EventKind } from "../../observability/metrics";
 import { createClickIds } from "./clicks/click-id";
 import { createClickTracker } from "./clicks/click-tracker";

@@ -1,12 +1,12 @@
+import { urlIsOnDomain } from "@shared/website";
 import { eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import { CHANNELS, type ChangeNotifications } from "../../../db/change-notifications";
 import type { Db } from "../../../db/client";
-import { type CommittedBatch, createGroupCommit, type Refusal } from "../../../db/group-commit";
 import { collateral, organizations } from "../../../db/schema";
-import { urlIsOnDomain } from "../../domain-control/ownable-domain";
+import { type CommittedBatch, createGroupCommit, type Refusal } from "../../../lib/group-commit";
 import { landingUrl, type TrackedLink } from "../links/link-signature";
 import { linkCounts } from "../links/live-ads";
 import { createClickClassifier } from "./click-classifier";

@@ -3,9 +3,9 @@ import type { ConversionType } from "@shared/tracking";
 import { and, eq } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../../db/client";
-import { type CommittedBatch, createGroupCommit, type Refusal } from "../../../db/group-commit";
 import { conversions } from "../../../db/schema";
 import { notFound } from "../../../errors";
+import { type CommittedBatch, createGroupCommit, type Refusal } from "../../../lib/group-commit";
 import type { ClickIdClaims, ClickIds } from "../clicks/click-id";
 import { type StoredConversion, storeConversions } from "./conversion-store";
 

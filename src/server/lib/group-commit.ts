@@ -1,5 +1,11 @@
 import { performance } from "node:perf_hooks";
-import { DatabaseUnavailableError } from "./database-unavailable";
+
+/**
+ * The group commit stopped waiting for its writer: the batch missed its deadline, or too many rows
+ * were already waiting. The database may be stalled rather than gone, which no socket error shows,
+ * so the request answers as if it were unavailable (`db/database-unavailable.ts`).
+ */
+export class CommitGivenUpError extends Error {}
 
 export type CommittedBatch = {
   size: number;
@@ -42,7 +48,7 @@ export type GroupCommitOptions<T> = {
 export type GroupCommit<T> = {
   /**
    * Resolves once the row is committed; rejects if its batch failed (then nothing of it is
-   * stored), or with a DatabaseUnavailableError if the queue is full or the batch missed its
+   * stored), or with a CommitGivenUpError if the queue is full or the batch missed its
    * deadline (then the row may still be stored, later: see CommittedBatch.late).
    */
   add(row: T): Promise<void>;
@@ -117,7 +123,7 @@ export function createGroupCommit<T>(options: GroupCommitOptions<T>): GroupCommi
           answer(() => {
             const behind = queue;
             queue = [];
-            const error = new DatabaseUnavailableError(
+            const error = new CommitGivenUpError(
               `the database did not commit a batch within ${deadlineMs} ms`,
             );
             for (const waiting of batch) waiting.reject(error);
@@ -152,7 +158,7 @@ export function createGroupCommit<T>(options: GroupCommitOptions<T>): GroupCommi
       if (queue.length >= maxQueue) {
         observe(options.onRefusal, { reason: "full", rows: 1, batch: false });
         return Promise.reject(
-          new DatabaseUnavailableError(`${queue.length} rows are already waiting for the database`),
+          new CommitGivenUpError(`${queue.length} rows are already waiting for the database`),
         );
       }
       return new Promise<void>((resolve, reject) => {

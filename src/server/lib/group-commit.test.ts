@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { DatabaseUnavailableError, isDatabaseUnavailable } from "./database-unavailable";
-import { type CommittedBatch, createGroupCommit, type Refusal } from "./group-commit";
+import { isDatabaseUnavailable } from "../db/database-unavailable";
+import { CommitGivenUpError, type CommittedBatch, createGroupCommit, type Refusal } from "./group-commit";
 
 /** A write that hangs until released, as a statement on a stalled connection does. */
 function stalledWrite() {
@@ -82,7 +82,7 @@ describe("group commit", () => {
     const answers = await Promise.all([...first, behind]);
     expect(Date.now() - started).toBeLessThan(400);
     for (const error of answers) {
-      expect(error).toBeInstanceOf(DatabaseUnavailableError);
+      expect(error).toBeInstanceOf(CommitGivenUpError);
       expect(isDatabaseUnavailable(error)).toBe(true);
     }
     expect(refusals).toEqual([
@@ -123,7 +123,7 @@ describe("group commit", () => {
       onRefusal: (refusal) => refusals.push(refusal),
     });
     await expect(commit.add("a")).rejects.toThrow("connection terminated");
-    await expect(commit.add("b")).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    await expect(commit.add("b")).rejects.toBeInstanceOf(CommitGivenUpError);
     fail(new Error("Query read timeout"));
     await sleep(0);
     expect(refusals).toEqual([
@@ -145,7 +145,7 @@ describe("group commit", () => {
     await sleep(0);
     const queued = [commit.add("b"), commit.add("c")];
     const started = Date.now();
-    await expect(commit.add("d")).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    await expect(commit.add("d")).rejects.toBeInstanceOf(CommitGivenUpError);
     expect(Date.now() - started).toBeLessThan(50);
     expect(refusals).toEqual([{ reason: "full", rows: 1, batch: false }]);
 
