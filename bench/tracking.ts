@@ -1,62 +1,25 @@
 // Tracking hot paths against bare Fastify answering the same kind of response: a 302, a GIF, JSON.
 import { createClickIds } from "../src/server/modules/tracking/clicks/click-id";
 import type { BuddyProcess } from "../src/server/testing/buddy-process";
+import { clickIdOf, must, setUpPartners } from "../src/server/testing/instances/partners";
 import { compare, record, startBaseline } from "./harness";
-
-async function call<T>(buddy: BuddyProcess, path: string, token: string, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(`${buddy.origin}${path}`, {
-    ...init,
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}`, ...init.headers },
-  });
-  return (await response.json()) as T;
-}
 
 /** Two Buddies, an active ad, a short link, a click and an API key: what the hot paths need. */
 export async function setUpForBench(buddy: BuddyProcess) {
-  const sharer = await buddy.createOrganization("tracksharer", "An analytics tool for benchmarks");
-  const partner = await buddy.createOrganization("trackpartner", "A help desk for benchmarks");
-  const sharerId = (await call<{ user: { organizationId: string } }>(buddy, "/api/me", sharer)).user
-    .organizationId;
-  const partnerId = (await call<{ user: { organizationId: string } }>(buddy, "/api/me", partner)).user
-    .organizationId;
-  for (const [token, target] of [
-    [sharer, partnerId],
-    [partner, sharerId],
-  ] as const) {
-    await call(buddy, "/api/relationships", token, {
-      method: "POST",
-      body: JSON.stringify({ organizationId: target, type: "complement" }),
-    });
-  }
-  await call(buddy, "/api/marketing/collateral", partner, {
-    method: "POST",
-    body: JSON.stringify({
-      name: "Bench ad",
-      description: "An ad",
-      ctaText: "Go",
-      ctaUrl: "https://trackpartner.bench.example/go?utm_source=x",
-      status: "active",
-    }),
-  });
-  const [item] = await call<Array<{ trackedUrl: string }>>(
-    buddy,
-    `/api/marketing/collateral?organizationId=${partnerId}`,
-    sharer,
-  );
-  const { shortUrl } = await call<{ shortUrl: string }>(buddy, "/api/short-url", sharer, {
-    method: "POST",
-    body: JSON.stringify({ longUrl: item?.trackedUrl }),
-  });
-  const { key } = await call<{ key: string }>(buddy, "/api/api-keys", sharer, {
+  const partners = await setUpPartners(buddy.origin, buddy.mail, { prefix: "track" });
+  const { key } = await must<{ key: string }>(buddy.origin, "/api/api-keys", partners.sharerToken, {
     method: "POST",
     body: JSON.stringify({ name: "bench" }),
   });
-  const first = await fetch(shortUrl, {
-    redirect: "manual",
-    headers: { "user-agent": "Mozilla/5.0 Chrome/130" },
-  });
-  const clickId = new URL(first.headers.get("location") ?? "").searchParams.get("bclickid") ?? "";
-  return { shortUrl, key, clickId, partnerId, sharerId, sharerToken: sharer };
+  const first = await fetch(partners.shortUrl, { redirect: "manual", headers: BROWSER });
+  return {
+    shortUrl: partners.shortUrl,
+    key,
+    clickId: clickIdOf(first) ?? "",
+    partnerId: partners.partnerId,
+    sharerId: partners.sharerId,
+    sharerToken: partners.sharerToken,
+  };
 }
 
 /** Clicks and pixels come from readers' browsers: their user agent is judged on every hit. */

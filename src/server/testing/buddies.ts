@@ -1,5 +1,6 @@
 import { expect } from "vitest";
-import { createOrganization, TEST_PUBLIC_URL, type TestApp } from "./app";
+import { authHeader, createOrganization, TEST_PUBLIC_URL, type TestApp } from "./app";
+import { type SetUpApi, shareAdBetweenBuddies } from "./partner-setup";
 
 /** A POST that must succeed (any 2xx, or exactly `status`): set-up, not the behaviour under test. */
 async function postOk(
@@ -26,50 +27,48 @@ export const BROWSER_USER_AGENT =
 export async function createBuddies(t: TestApp, labels: [string, string]) {
   const org = await createOrganization(t, labels[0]);
   const partner = await createOrganization(t, labels[1]);
-  const post = (headers: Record<string, string>, url: string, payload: object) =>
-    postOk(t, headers, url, payload);
-  const adOf = async (headers: Record<string, string>) => {
-    const { website } = (await t.app.inject({ url: "/api/organization", headers })).json();
-    const ad = {
-      name: "Try it",
-      description: "The best tool.",
-      ctaText: "Start",
-      ctaUrl: `${website}/start`,
-    };
-    return post(headers, "/api/marketing/collateral", { ...ad, status: "active" });
-  };
-  const relationships = {
-    toPartner: await post(org.headers, "/api/relationships", {
-      organizationId: partner.organizationId,
-      type: "complement",
-    }),
-    toOrg: await post(partner.headers, "/api/relationships", {
-      organizationId: org.organizationId,
-      type: "complement",
-    }),
-  };
-  const ads = { org: await adOf(org.headers), partner: await adOf(partner.headers) };
-  const listed = await t.app.inject({
-    url: `/api/marketing/collateral?organizationId=${org.organizationId}`,
-    headers: partner.headers,
+  const api = injectApi(t);
+  const adOf = (domain: string) => ({
+    name: "Try it",
+    description: "The best tool.",
+    ctaText: "Start",
+    ctaUrl: `https://${domain}/start`,
   });
-  const trackedUrl: string = listed.json()[0].trackedUrl;
+  const shared = await shareAdBetweenBuddies(api, partner, org, adOf(org.domain));
+  const ads = {
+    org: shared.collateral,
+    partner: await api<{ id: string; ctaUrl: string }>("POST", "/api/marketing/collateral", partner.token, {
+      ...adOf(partner.domain),
+      status: "active",
+    }),
+  };
   const click = await t.app.inject({
-    url: trackedUrl.slice(TEST_PUBLIC_URL.length),
+    url: shared.trackedUrl.slice(TEST_PUBLIC_URL.length),
     headers: { "user-agent": BROWSER_USER_AGENT },
   });
   const clickId = new URL(click.headers.location as string).searchParams.get("bclickid") ?? "";
-  const { shortUrl } = await post(partner.headers, "/api/short-url", { longUrl: trackedUrl });
   return {
     org,
     partner,
-    relationships,
+    relationships: {
+      toPartner: shared.relationships.advertiserToSharer,
+      toOrg: shared.relationships.sharerToAdvertiser,
+    },
     ads,
-    trackedUrl,
+    trackedUrl: shared.trackedUrl,
     clickId,
-    shortPath: (shortUrl as string).slice(TEST_PUBLIC_URL.length),
+    shortPath: shared.shortUrl.slice(TEST_PUBLIC_URL.length),
   };
 }
+
+/** The set-up's calls through `fastify.inject`, as a signed-in user of each organization. */
+const injectApi =
+  (t: TestApp): SetUpApi =>
+  async (method, url, token, body) => {
+    const response = await t.app.inject({ method, url, headers: authHeader(token), payload: body });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+    return response.json();
+  };
 
 /** An ad's fields; without `ctaUrl` it links to `https://<advertiser's domain>/go`. */
 export type AdFields = { name: string; description: string; ctaText: string; ctaUrl?: string };

@@ -2,6 +2,7 @@
 // public API of one origin (a server, or the balancer in front of several), as users would.
 import { createOrganization } from "../buddy-process";
 import type { MailReceiver } from "../mail-receiver";
+import { type SetUpApi, shareAdBetweenBuddies } from "../partner-setup";
 
 /** A reader's browser: clicks and pixels from anything else may be judged a bot. */
 export const browserAgent = (tag: string | number) =>
@@ -77,36 +78,19 @@ export async function setUpPartners(
     (await must<{ user: { organizationId: string } }>(origin, "/api/me", token)).user.organizationId;
   const sharerId = await idOf(sharerToken);
   const partnerId = await idOf(partnerToken);
-  for (const [token, target] of [
-    [sharerToken, partnerId],
-    [partnerToken, sharerId],
-  ] as const) {
-    await must(origin, "/api/relationships", token, {
-      method: "POST",
-      body: JSON.stringify({ organizationId: target, type: "complement" }),
-    });
-  }
-  const collateral = await must<{ id: string }>(origin, "/api/marketing/collateral", partnerToken, {
-    method: "POST",
-    body: JSON.stringify({
+  const api: SetUpApi = (method, url, token, body) =>
+    must(origin, url, token, { method, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const { collateral, shortUrl } = await shareAdBetweenBuddies(
+    api,
+    { token: sharerToken, organizationId: sharerId },
+    { token: partnerToken, organizationId: partnerId },
+    {
       name: "Help desk trial",
       description: "Answer every customer in one inbox",
       ctaText: "Try it",
       ctaUrl: `https://${prefix}partner.bench.example/trial`,
-      status: "active",
-    }),
-  });
-  const shared = await must<Array<{ id: string; trackedUrl: string }>>(
-    origin,
-    `/api/marketing/collateral?organizationId=${partnerId}`,
-    sharerToken,
+    },
   );
-  const trackedUrl = shared.find((item) => item.id === collateral.id)?.trackedUrl;
-  if (!trackedUrl) throw new Error(`the sharer does not see the partner's ad: ${JSON.stringify(shared)}`);
-  const { shortUrl } = await must<{ shortUrl: string }>(origin, "/api/short-url", sharerToken, {
-    method: "POST",
-    body: JSON.stringify({ longUrl: trackedUrl }),
-  });
   return { sharerToken, partnerToken, sharerId, partnerId, collateralId: collateral.id, shortUrl };
 }
 
