@@ -28,10 +28,13 @@ const BROWSER = {
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
 };
 
-/** Issue 16's targets: the share of a bare Fastify route's rate, per database and connections. */
+/**
+ * The share of a bare Fastify route's rate, per database and connections: issue 16's, and issue
+ * 26's for the Ads API (a cache hit: the database is not its cost, so both databases alike).
+ */
 const TARGETS = {
   PostgreSQL: { redirect: [0.4, 0.6], pixel: [0.4, 0.6], ads: [0.6, 0.6] },
-  PGlite: { redirect: [0.35, 0.35], pixel: [0.35, 0.35], ads: [0.35, 0.35] },
+  PGlite: { redirect: [0.35, 0.35], pixel: [0.35, 0.35], ads: [0.6, 0.6] },
 } as const;
 /** p99 at 50 connections on PostgreSQL. */
 const P99_MS = 30;
