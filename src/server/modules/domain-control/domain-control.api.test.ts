@@ -242,19 +242,25 @@ describe("a website change to a domain the organization has not proven", () => {
     });
   });
 
-  it("lets one of many concurrent checks fetch the site, and says 'verified' once", async () => {
+  it("lets one of many concurrent checks fetch the site; the others wait, or find it verified", async () => {
     const org = await createOrganization(t, "rushco");
     await moveWebsite(org.headers, "rush-target.test");
     const { token } = (await verification(org.headers)).json();
     sites.publishTag("rush-target.test", token);
     const before = sites.asked.length;
     const answers = await Promise.all(Array.from({ length: 20 }, () => checkAgain(org.headers)));
-    const codes = answers.map((answer) => answer.statusCode);
-    expect(codes.filter((code) => code === 200)).toHaveLength(1);
-    expect(codes.filter((code) => code === 429)).toHaveLength(19);
     expect(sites.asked.length - before).toBe(1);
-    const verified = answers.find((answer) => answer.statusCode === 200)?.json();
-    expect(verified).toMatchObject({ verified: true, message: DOMAIN_MESSAGES.verified("rush-target.test") });
+    // A check that arrives once the proof is applied reads the status, as a later one would.
+    const verified = answers.filter((answer) => answer.statusCode === 200);
+    expect(verified.length).toBeGreaterThanOrEqual(1);
+    expect(answers.filter((answer) => answer.statusCode === 429)).toHaveLength(20 - verified.length);
+    for (const answer of verified) {
+      expect(answer.json()).toMatchObject({
+        domain: "rush-target.test",
+        verified: true,
+        message: DOMAIN_MESSAGES.verified("rush-target.test"),
+      });
+    }
   });
 });
 

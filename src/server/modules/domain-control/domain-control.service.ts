@@ -3,7 +3,7 @@ import {
   type DomainProofMethod,
   type OrganizationDomainStatus,
 } from "@shared/domain-verification";
-import { and, eq, isNull, ne, or, sql } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { DbOrTx } from "../../db/client";
 import { organizations } from "../../db/schema";
@@ -50,17 +50,6 @@ export async function markDomainProven(
   });
 }
 
-/**
- * An organization whose domain is proven again from scratch (a legacy e-mail proof that no
- * longer holds): no badge, ads or approvals until an admin proves it, with a new token (the old
- * one may be public).
- */
-export const unprovenDomainChanges = () => ({
-  domainVerifiedAt: null,
-  domainVerificationMethod: null,
-  verificationToken: generateToken(18),
-});
-
 async function loadProof(db: DbOrTx, organizationId: string) {
   const [row] = await db
     .select({
@@ -100,12 +89,6 @@ async function applyOrganizationProof(
   organizationId: string,
   proof: { domain: string; token: string; method: DomainProofMethod },
 ): Promise<boolean> {
-  const taken = await db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(and(eq(organizations.domain, proof.domain), ne(organizations.id, organizationId)))
-    .limit(1);
-  if (taken.length > 0) throw conflict(DOMAIN_MESSAGES.alreadyOnBuddy(proof.domain));
   return db.transaction(async (tx) => {
     const changed = await tx
       .update(organizations)
@@ -136,7 +119,7 @@ async function applyOrganizationProof(
       )
       .returning({ id: organizations.id })
       .catch((error: unknown) => {
-        // Another organization took the domain between the look above and this update.
+        // The domain is another organization's: the unique index says so, with no read before.
         if (isUniqueViolation(error)) throw conflict(DOMAIN_MESSAGES.alreadyOnBuddy(proof.domain));
         throw error;
       });
@@ -153,23 +136,28 @@ export async function checkOrganizationDomain(
   deps: { db: DbOrTx; changes: ChangePublisher; prover: DomainProver },
   member: { organizationId: string; userId: string },
 ): Promise<OrganizationDomainStatus> {
-  const current = toStatus(await loadProof(deps.db, member.organizationId));
-  if (current.verified) return { ...current, message: DOMAIN_MESSAGES.verified(current.domain) };
+  /** The organization as it is now, with "verified" when nothing is left to prove. */
+  const statusNow = async () => {
+    const status = await organizationDomainStatus(deps.db, member.organizationId);
+    return status.verified ? { ...status, message: DOMAIN_MESSAGES.verified(status.domain) } : status;
+  };
+  const current = await statusNow();
+  if (current.verified) return current;
+  // Null: a concurrent check applied the proof meanwhile, and nothing is left to prove.
   const check = await checkDomainNow(deps, { organizationId: member.organizationId }, member.userId);
-  if (!check) return { ...(await organizationDomainStatus(deps.db, member.organizationId)) };
+  if (!check) return statusNow();
   const { challenge, outcome } = check;
   if (!outcome.method) {
-    return {
-      ...(await organizationDomainStatus(deps.db, member.organizationId)),
-      message: outcome.problem ?? DOMAIN_MESSAGES.notFound(challenge.domain),
-    };
+    return { ...current, message: outcome.problem ?? DOMAIN_MESSAGES.notFound(challenge.domain) };
   }
   const applied = await applyOrganizationProof(deps.db, deps.changes, member.organizationId, {
     ...challenge,
     method: outcome.method,
   });
-  const status = await organizationDomainStatus(deps.db, member.organizationId);
   // "Verified" only for the change this check made; otherwise say what the organization is now.
-  if (applied) return { ...status, message: DOMAIN_MESSAGES.verified(challenge.domain) };
-  return status.verified ? { ...status, message: DOMAIN_MESSAGES.verified(status.domain) } : status;
+  if (!applied) return statusNow();
+  return {
+    ...(await organizationDomainStatus(deps.db, member.organizationId)),
+    message: DOMAIN_MESSAGES.verified(challenge.domain),
+  };
 }

@@ -2,10 +2,21 @@ import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { Db } from "../../db/client";
 import { domainProofReviews, memberships, organizations, users } from "../../db/schema";
-import { unprovenDomainChanges } from "./domain-control.service";
+import { generateToken } from "../../lib/tokens";
 import { emailProvesDomain } from "./email-proof";
 
 const BATCH = 100;
+
+/**
+ * An organization whose domain is proven again from scratch (a legacy e-mail proof that no
+ * longer holds): no badge, ads or approvals until an admin proves it, with a new token (the old
+ * one may be public).
+ */
+const unprovenDomainChanges = () => ({
+  domainVerifiedAt: null,
+  domainVerificationMethod: null,
+  verificationToken: generateToken(18),
+});
 
 /**
  * Start-up step: judges the organizations that migrations queued in `domain_proof_reviews` by the
