@@ -1,7 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Writable } from "node:stream";
 import Fastify from "fastify";
+import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { loggerOptions, prettyLogs, redactUrl } from "./logger";
+import { encodedLines, loggerOptions, prettyLogs, redactUrl } from "./logger";
 
 describe("request logging", () => {
   it("redacts secrets in query strings", () => {
@@ -45,5 +49,34 @@ describe("request logging", () => {
     expect(prettyLogs("pretty", false)).toBe(true);
     expect(loggerOptions("info", true)).toHaveProperty("transport.target", "pino-pretty");
     expect(loggerOptions("info", false)).not.toHaveProperty("transport");
+  });
+
+  it("writes buffered lines whole and in order, whatever their characters, once flushed", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "buddy-log-"));
+    try {
+      const file = path.join(dir, "log");
+      const destination = pino.destination({
+        dest: file,
+        sync: false,
+        minLength: 4096,
+        contentMode: "buffer",
+        mkdir: true,
+      });
+      await new Promise((resolve) => destination.once("ready", resolve));
+      const log = pino({ base: undefined }, encodedLines(destination) as unknown as pino.DestinationStream);
+      const names = ["Crème brûlée", "東京", "🦊 fox", "plain"];
+      for (let i = 0; i < 200; i++) log.info({ i, name: names[i % names.length] }, "line");
+      // Below minLength nothing has been written yet; a flush writes what waits.
+      await new Promise<void>((resolve, reject) => log.flush((error) => (error ? reject(error) : resolve())));
+      const lines = readFileSync(file, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(lines).toHaveLength(200);
+      expect(lines.map((line) => line.i)).toEqual([...Array(200).keys()]);
+      expect(lines.map((line) => line.name)).toEqual(lines.map((_, i) => names[i % names.length]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -98,6 +98,14 @@ export function createApiKeyAuthenticator(deps: {
   }
 
   return {
+    /**
+     * A live key answered from memory without waiting on anything: the public API's common case,
+     * checked without a promise. Undefined when memory cannot say; then `authenticate`.
+     */
+    remembered(key: string): ApiKeyAuth | undefined {
+      return isWellFormedApiKey(key) ? fromMemory(hashToken(key)) : undefined;
+    },
+
     async authenticate(key: string): Promise<ApiKeyAuth | null> {
       if (!isWellFormedApiKey(key)) return null;
       const keyHash = hashToken(key);
