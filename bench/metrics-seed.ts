@@ -106,19 +106,27 @@ function insertClicks(pair: Pair, links: Awaited<ReturnType<typeof findLinks>>, 
  */
 const insertConversions = sql`
   with inserted as (
-    insert into conversions (id, click_id, type, value, source_org_id, target_org_id, created_at)
-    select gen_random_uuid()::text, c.id, t.type, case when t.type = 'purchase' then 49 end,
+    insert into conversions (id, click_id, type, value_minor, currency, source_org_id, target_org_id, created_at)
+    select gen_random_uuid()::text, c.id, t.type, case when t.type = 'purchase' then 4900 end,
+      case when t.type = 'purchase' then 'USD' end,
       c.source_org_id, c.target_org_id, least(c.occurred_at + interval '20 minutes', now())
     from generate_series(1, ${SEEDED_CLICKS}::int, 1999) g
     join click_events c on c.id = ${ID_PREFIX} || md5(g::text) and c.verified
     join (values ('signup'), ('purchase')) t(type) on t.type = 'signup' or g % 3 = 1
-    returning created_at, source_org_id, target_org_id
+    returning created_at, source_org_id, target_org_id, value_minor, currency
   ), rolled_up as (
     insert into pair_daily_stats (day, source_org_id, target_org_id, clicks, leads)
     select (created_at at time zone 'UTC')::date, source_org_id, target_org_id, 0, count(*)::int
     from inserted group by 1, 2, 3
     on conflict (day, source_org_id, target_org_id)
       do update set leads = pair_daily_stats.leads + excluded.leads
+  ), earned as (
+    insert into pair_daily_revenue (day, source_org_id, target_org_id, currency, value_minor, conversions)
+    select (created_at at time zone 'UTC')::date, source_org_id, target_org_id, currency, sum(value_minor), count(*)::int
+    from inserted where value_minor is not null group by 1, 2, 3, 4
+    on conflict (day, source_org_id, target_org_id, currency)
+      do update set value_minor = pair_daily_revenue.value_minor + excluded.value_minor,
+        conversions = pair_daily_revenue.conversions + excluded.conversions
   )
   select count(*)::int as leads from inserted`;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_CURRENCY, isCurrency, moneyMessage, toMinorUnits } from "./money";
 import { allowedJson, text } from "./text";
 
 /** SPEC §9 / CONTRACT §5. */
@@ -27,20 +28,62 @@ export function jsonByteLength(value: unknown): number {
   return utf8.encode(JSON.stringify(value)).byteLength;
 }
 
-export const recordConversionSchema = z.object({
-  clickId: text("clickId", { error: "clickId is required" })
-    .min(1, { error: "clickId is required" })
-    .max(CLICK_ID_MAX_LENGTH),
-  type: conversionTypeSchema,
-  value: z.number({ error: "value must be a number" }).finite().min(0).max(1e12).optional(),
-  metadata: z
-    .record(z.string(), z.unknown(), { error: "metadata must be a JSON object" })
-    .superRefine(allowedJson("metadata"))
-    .refine((value) => jsonByteLength(value) <= CONVERSION_METADATA_MAX_BYTES, {
-      error: `metadata must be at most ${CONVERSION_METADATA_MAX_BYTES} bytes as UTF-8 JSON`,
-    })
-    .optional(),
-});
+/** The advertiser's own id for a customer, and an organization's idempotency key (CONTRACT §8). */
+export const CUSTOMER_ID_MAX_LENGTH = 128;
+export const EVENT_ID_MAX_LENGTH = 128;
+
+/** How long a customer bound to a click brings that click's partner its later conversions. */
+export const CUSTOMER_ATTRIBUTION_DAYS = 365;
+
+export const CLICK_OR_CUSTOMER_MESSAGE = "clickId or customerId is required";
+
+/** A money field pair as CONTRACT §8 checks it; the currency upper-cased first (Stripe writes `usd`). */
+export function moneyIssue(
+  value: number | string | undefined,
+  currency: string | undefined,
+): string | undefined {
+  const code = (currency ?? DEFAULT_CURRENCY).toUpperCase();
+  if (value === undefined) return isCurrency(code) ? undefined : moneyMessage("currency", code);
+  const result = toMinorUnits(value, code);
+  return "problem" in result ? moneyMessage(result.problem, code) : undefined;
+}
+
+export const recordConversionSchema = z
+  .object({
+    clickId: text("clickId")
+      .min(1, { error: "clickId must not be empty" })
+      .max(CLICK_ID_MAX_LENGTH)
+      .optional(),
+    customerId: text("customerId")
+      .min(1, { error: "customerId must not be empty" })
+      .max(CUSTOMER_ID_MAX_LENGTH)
+      .optional(),
+    type: conversionTypeSchema,
+    value: z.number({ error: "value must be a number" }).optional(),
+    currency: text("currency", { error: "currency must be a string" }).max(8).optional(),
+    eventId: text("eventId")
+      .min(1, { error: "eventId must not be empty" })
+      .max(EVENT_ID_MAX_LENGTH)
+      .optional(),
+    metadata: z
+      .record(z.string(), z.unknown(), { error: "metadata must be a JSON object" })
+      .superRefine(allowedJson("metadata"))
+      .refine((value) => jsonByteLength(value) <= CONVERSION_METADATA_MAX_BYTES, {
+        error: `metadata must be at most ${CONVERSION_METADATA_MAX_BYTES} bytes as UTF-8 JSON`,
+      })
+      .optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.clickId === undefined && input.customerId === undefined)
+      ctx.addIssue({ code: "custom", message: CLICK_OR_CUSTOMER_MESSAGE, path: ["clickId"] });
+    const problem = moneyIssue(input.value, input.currency);
+    if (problem)
+      ctx.addIssue({
+        code: "custom",
+        message: problem,
+        path: [input.value === undefined ? "currency" : "value"],
+      });
+  });
 export type RecordConversionInput = z.infer<typeof recordConversionSchema>;
 
 export const metricsSchema = z.object({ sent: z.number().int(), received: z.number().int() });
@@ -77,3 +120,25 @@ export const activitySchema = z.array(
   }),
 );
 export type Activity = z.infer<typeof activitySchema>;
+
+/** Money in major units of one currency (CONTRACT §8): `{currency: "USD", value: 49.99}`. */
+export const moneyTotalSchema = z.object({ currency: z.string(), value: z.number() });
+export type MoneyTotal = z.infer<typeof moneyTotalSchema>;
+
+/** Revenue the caller's clicks earned partners (sent) and partners' clicks earned it (received). */
+export const revenueSchema = z.object({
+  sent: z.array(moneyTotalSchema),
+  received: z.array(moneyTotalSchema),
+});
+export type Revenue = z.infer<typeof revenueSchema>;
+
+export const revenueQuerySchema = z.object({
+  /** One partner only: the revenue of that pair, both ways (the Buddy page). */
+  partnerId: text("partnerId", { trim: false }).min(1).max(100).optional(),
+});
+
+/** Revenue per day and currency for the overview's chart: only days and currencies with revenue. */
+export const dailyRevenueSchema = z.array(
+  z.object({ day: z.string(), currency: z.string(), sent: z.number(), received: z.number() }),
+);
+export type DailyRevenue = z.infer<typeof dailyRevenueSchema>;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   customType,
   date,
@@ -373,22 +374,83 @@ export const conversions = pgTable(
     id: id(),
     /**
      * No foreign key: the signed click id proves the click (tracking/clicks/click-id.ts), and a
-     * lead is checked by arithmetic alone, without reading the click's row.
+     * lead is checked by arithmetic alone, without reading the click's row. A conversion sent with
+     * only a customer id carries the click its customer was bound to.
      */
     clickId: text().notNull(),
     type: text({ enum: CONVERSION_TYPES }).notNull(),
-    value: doublePrecision(),
+    /** CONTRACT §8: integer minor units of `currency` (4999 USD = 49.99), null without a value. */
+    valueMinor: bigint({ mode: "number" }),
+    currency: text(),
+    /** The advertiser's own customer id, when one was sent. */
+    customerId: text(),
+    /** The organization's idempotency key, when one was sent. */
+    eventId: text(),
+    /** The first conversion of its (click, type): the lead. Later ones carry revenue only. */
+    isLead: boolean().notNull().default(true),
     metadata: jsonb(),
     sourceOrgId: text().notNull(),
     targetOrgId: text().notNull(),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex().on(t.clickId, t.type),
+    // One lead per click and type; a repeat without an event id is a duplicate of it.
+    uniqueIndex("conversions_one_lead").on(t.clickId, t.type).where(sql`${t.isLead}`),
+    uniqueIndex("conversions_event_id").on(t.targetOrgId, t.eventId).where(sql`${t.eventId} is not null`),
     index().on(t.targetOrgId, t.createdAt),
     index().on(t.sourceOrgId, t.createdAt),
   ],
 );
+
+/**
+ * CONTRACT §8: a customer of the advertiser (`organizationId`), bound to the click that brought
+ * them by the first conversion that carried both. Later conversions that name only the customer
+ * are that click's for CUSTOMER_ATTRIBUTION_DAYS from `boundAt`.
+ */
+export const customerBindings = pgTable(
+  "customer_bindings",
+  {
+    organizationId: text().notNull(),
+    customerId: text().notNull(),
+    clickId: text().notNull(),
+    sourceOrgId: text().notNull(),
+    boundAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.customerId] })],
+);
+
+/**
+ * Revenue per partner pair, day and currency, kept in the same statement as the conversions, so
+ * revenue reads never scan them (source = the organization that shared the link).
+ */
+export const pairDailyRevenue = pgTable(
+  "pair_daily_revenue",
+  {
+    day: date({ mode: "string" }).notNull(),
+    sourceOrgId: text().notNull(),
+    targetOrgId: text().notNull(),
+    currency: text().notNull(),
+    valueMinor: bigint({ mode: "number" }).notNull().default(0),
+    conversions: integer().notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.day, t.sourceOrgId, t.targetOrgId, t.currency] }),
+    index().on(t.sourceOrgId, t.day),
+    index().on(t.targetOrgId, t.day),
+  ],
+);
+
+/**
+ * An organization's own Stripe webhook signing secret (CONTRACT §8), encrypted with a key derived
+ * from APP_SECRET: never shown again, and useless without the deployment's secret.
+ */
+export const stripeConnections = pgTable("stripe_connections", {
+  organizationId: text()
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  webhookSecretSealed: text().notNull(),
+  connectedAt: createdAt(),
+});
 
 /**
  * Verified clicks and leads per partner pair and day, kept up to date in the same transaction as

@@ -30,9 +30,15 @@ export type Refusal = {
   batch: boolean;
 };
 
-export type GroupCommitOptions<T> = {
-  /** Writes the rows in one statement, all or nothing; answers how many were new. */
-  write(rows: readonly T[]): Promise<number>;
+/**
+ * What a batch's statement answers: how many rows were new and, for writers whose requests need
+ * more than "committed" (was it new, under which id), one result per row, in the rows' order.
+ */
+export type Written<R> = { stored: number; results: readonly R[] };
+
+export type GroupCommitOptions<T, R = void> = {
+  /** Writes the rows in one statement, all or nothing; answers how many were new (and per row). */
+  write(rows: readonly T[]): Promise<number | Written<R>>;
   /** Rows per statement at most: under a surge the rest wait for the next one. */
   maxBatch?: number;
   /** How long a batch's requests wait for its commit before they are answered 503. */
@@ -45,18 +51,19 @@ export type GroupCommitOptions<T> = {
   onRefusal?(refusal: Refusal): void;
 };
 
-export type GroupCommit<T> = {
+export type GroupCommit<T, R = void> = {
   /**
-   * Resolves once the row is committed; rejects if its batch failed (then nothing of it is
-   * stored), or with a CommitGivenUpError if the queue is full or the batch missed its
-   * deadline (then the row may still be stored, later: see CommittedBatch.late).
+   * Resolves once the row is committed, with its result when the writer gives one; rejects if its
+   * batch failed (then nothing of it is stored), or with a CommitGivenUpError if the queue is full
+   * or the batch missed its deadline (then the row may still be stored, later: see
+   * CommittedBatch.late).
    */
-  add(row: T): Promise<void>;
+  add(row: T): Promise<R | undefined>;
   /** Resolves once every row added so far has been committed or refused. */
   drain(): Promise<void>;
 };
 
-type Waiting<T> = { row: T; resolve(): void; reject(error: unknown): void };
+type Waiting<T, R> = { row: T; resolve(result: R | undefined): void; reject(error: unknown): void };
 
 /** A request path's bound: a click waits for one commit, which takes milliseconds when healthy. */
 export const GROUP_COMMIT_DEADLINE_MS = 2_000;
@@ -74,11 +81,11 @@ export const GROUP_COMMIT_MAX_QUEUE = 10_000;
  * The statement given up is not cancelled (a stalled network cannot carry that either): it may
  * still commit, and its rows are then stored although their requests were answered 503.
  */
-export function createGroupCommit<T>(options: GroupCommitOptions<T>): GroupCommit<T> {
+export function createGroupCommit<T, R = void>(options: GroupCommitOptions<T, R>): GroupCommit<T, R> {
   const maxBatch = options.maxBatch ?? 1_000;
   const deadlineMs = options.deadlineMs ?? GROUP_COMMIT_DEADLINE_MS;
   const maxQueue = options.maxQueue ?? GROUP_COMMIT_MAX_QUEUE;
-  let queue: Waiting<T>[] = [];
+  let queue: Waiting<T, R>[] = [];
   /** Settles when the batch in flight is committed, failed or given up. */
   let writing: Promise<void> | null = null;
   let scheduled = false;
@@ -96,7 +103,7 @@ export function createGroupCommit<T>(options: GroupCommitOptions<T>): GroupCommi
     const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
     queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
     const started = performance.now();
-    let written: Promise<number>;
+    let written: Promise<number | Written<R>>;
     try {
       written = options.write(batch.map((waiting) => waiting.row));
     } catch (error) {
@@ -135,9 +142,11 @@ export function createGroupCommit<T>(options: GroupCommitOptions<T>): GroupCommi
         deadlineMs,
       );
       written.then(
-        (stored) => {
+        (outcome) => {
+          const { stored, results } =
+            typeof outcome === "number" ? { stored: outcome, results: [] } : outcome;
           const late = !answer(() => {
-            for (const waiting of batch) waiting.resolve();
+            batch.forEach((waiting, index) => waiting.resolve(results[index]));
           });
           const seconds = (performance.now() - started) / 1000;
           observe(options.onCommit, { size: batch.length, stored, seconds, late });
@@ -161,7 +170,7 @@ export function createGroupCommit<T>(options: GroupCommitOptions<T>): GroupCommi
           new CommitGivenUpError(`${queue.length} rows are already waiting for the database`),
         );
       }
-      return new Promise<void>((resolve, reject) => {
+      return new Promise<R | undefined>((resolve, reject) => {
         queue.push({ row, resolve, reject });
         // After the turn's other requests have added theirs.
         if (!scheduled && !writing) {

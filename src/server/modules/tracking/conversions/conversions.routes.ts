@@ -1,13 +1,20 @@
 import { errorBodySchema } from "@shared/http";
 import { text } from "@shared/text";
-import { CLICK_ID_MAX_LENGTH, CONVERSION_TYPES, recordConversionSchema } from "@shared/tracking";
+import {
+  CLICK_ID_MAX_LENGTH,
+  CONVERSION_TYPES,
+  CUSTOMER_ID_MAX_LENGTH,
+  EVENT_ID_MAX_LENGTH,
+  moneyIssue,
+  recordConversionSchema,
+} from "@shared/tracking";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { badRequest } from "../../../errors";
 import { requireApiKey } from "../../../plugins/auth";
 import { API_TAGS } from "../../../plugins/openapi";
-import { PIXEL_GIF, PIXEL_HEADERS, PIXEL_MAX_VALUE } from "./pixel";
+import { PIXEL_GIF, PIXEL_HEADERS } from "./pixel";
 
 const resultSchema = z.object({ id: z.string(), duplicate: z.boolean() });
 const TYPE_MESSAGE = `type is required: one of ${CONVERSION_TYPES.join(", ")}`;
@@ -25,9 +32,15 @@ export async function conversionsRoutes(app: FastifyInstance) {
         tags: [API_TAGS.conversions],
         summary: "Record a conversion (server to server)",
         description:
-          "Records a lead for a click id (the bclickid your landing page received). Needs the API key of the " +
-          "organization that received the click. One conversion per click id and type: a repeat answers 200 " +
-          "with duplicate:true. Click ids expire after 30 days.",
+          "Records a conversion for a click id (the bclickid your landing page received) or a customer. Needs the " +
+          "API key of the organization that received the click. `value` is money in major units (49.99) of " +
+          "`currency` (ISO 4217, USD by default), with at most the currency's decimals. A `customerId` sent with a " +
+          "`clickId` binds that customer to the click (the first binding wins); later conversions with only the " +
+          "`customerId` are attributed to that click for 365 days (404 for a customer you never bound). `eventId` " +
+          "is your idempotency key: a repeat answers 200 with duplicate:true and the first conversion's id. " +
+          "Without it, one conversion per click id and type: a repeat answers 200 with duplicate:true. With " +
+          "distinct event ids, one click may carry several conversions of a type (renewals). Click ids expire " +
+          "after 30 days.",
         security: [{ apiKey: [] }],
         body: recordConversionSchema,
         response: {
@@ -71,24 +84,29 @@ export async function conversionsRoutes(app: FastifyInstance) {
         querystring: z.object({
           type: text("type", { trim: false }).max(32).optional(),
           org: text("org", { trim: false }).max(100).optional(),
-          value: z.coerce
-            .number({ error: "value must be a number" })
-            .finite()
-            .min(0)
-            .max(PIXEL_MAX_VALUE)
-            .optional(),
+          // Text, read as written: money is never parsed through floating point (CONTRACT §8).
+          value: text("value").max(32).optional(),
+          currency: text("currency").max(8).optional(),
+          customerId: text("customerId").min(1).max(CUSTOMER_ID_MAX_LENGTH).optional(),
+          eventId: text("eventId").min(1).max(EVENT_ID_MAX_LENGTH).optional(),
         }),
       },
     },
     async (request, reply) => {
-      const type = CONVERSION_TYPES.find((t) => t === request.query.type);
+      const { query } = request;
+      const type = CONVERSION_TYPES.find((t) => t === query.type);
       if (!type) throw badRequest(TYPE_MESSAGE);
+      const moneyProblem = moneyIssue(query.value, query.currency);
+      if (moneyProblem) throw badRequest(moneyProblem);
       await recorder.recordPixel(
         {
-          organizationId: request.query.org ?? "",
+          organizationId: query.org ?? "",
           clickId: request.params.clickId,
           type,
-          value: request.query.value,
+          value: query.value,
+          currency: query.currency,
+          customerId: query.customerId,
+          eventId: query.eventId,
         },
         request.ip,
       );

@@ -1,70 +1,107 @@
 import { randomUUID } from "node:crypto";
+import { DEFAULT_CURRENCY, toMinorUnits } from "@shared/money";
 import type { ConversionType } from "@shared/tracking";
 import { and, eq } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../../db/client";
-import { conversions } from "../../../db/schema";
-import { notFound } from "../../../errors";
+import { conversions, customerBindings } from "../../../db/schema";
+import { badRequest, notFound } from "../../../errors";
 import { type CommittedBatch, createGroupCommit, type Refusal } from "../../../lib/group-commit";
 import type { ClickIdClaims, ClickIds } from "../clicks/click-id";
-import { type StoredConversion, storeConversions } from "./conversion-store";
+import { type IncomingConversion, type StoreOutcome, storeConversions } from "./conversion-store";
 
 export type ConversionResult = { id: string; duplicate: boolean };
 
 export type ConversionInput = {
   /** The organization recording it: it must be the one that received the click (else 404). */
   organizationId: string;
-  clickId: string;
+  /** At least one of the click id and the customer id (the route's schema checks it). */
+  clickId?: string;
+  customerId?: string;
   type: ConversionType;
-  value?: number;
+  /** Major units: a JSON number from the server call, the query's text from the pixel. */
+  value?: number | string;
+  currency?: string;
+  eventId?: string;
   metadata?: Record<string, unknown>;
   now?: Date;
 };
 
-/** The conversion's row, as a server call and a pixel write it. */
-function conversionRow(click: ClickIdClaims, input: ConversionInput, now: Date): StoredConversion {
+export const UNKNOWN_CUSTOMER_MESSAGE =
+  "Customer not found: send the customer's first conversion with the clickId that brought them";
+
+/** The conversion's row: money in minor units, and the click's partner when a click id was sent. */
+function conversionRow(click: ClickIdClaims | null, input: ConversionInput, now: Date): IncomingConversion {
+  let valueMinor: number | null = null;
+  let currency: string | null = null;
+  if (input.value !== undefined) {
+    currency = (input.currency ?? DEFAULT_CURRENCY).toUpperCase();
+    const money = toMinorUnits(input.value, currency);
+    // The routes' schemas refuse these first; this keeps any other caller to the same rule.
+    if ("problem" in money) throw badRequest(`Invalid value or currency (${money.problem})`);
+    valueMinor = money.minor;
+  }
   return {
     id: randomUUID(),
-    click_id: input.clickId,
+    click_id: input.clickId ?? null,
+    customer_id: input.customerId ?? null,
     type: input.type,
-    value: input.value ?? null,
+    value_minor: valueMinor,
+    currency,
+    event_id: input.eventId ?? null,
     metadata: input.metadata ?? null,
-    source_org_id: click.sourceOrgId,
+    source_org_id: click?.sourceOrgId ?? null,
     target_org_id: input.organizationId,
     created_at: now.toISOString(),
   };
 }
 
 /**
- * Records a lead for a proven click and answers whether it is new: stored as a pixel's batch is
- * (conversion-store.ts), so the unique index decides and two requests at the same moment still
- * make one lead.
+ * The conversion a duplicate repeats, when it was committed by another transaction while the
+ * batch's statement ran (its snapshot could not see it): read once that has committed.
  */
-export async function recordConversion(
-  db: Db,
-  click: ClickIdClaims,
-  input: ConversionInput & { now: Date },
-): Promise<ConversionResult> {
-  const row = conversionRow(click, input, input.now);
-  return db.transaction(async (tx) => {
-    if (await storeConversions(tx, [row])) return { id: row.id, duplicate: false };
-    const [existing] = await tx
+async function firstConversionId(db: Db, row: IncomingConversion): Promise<string | null> {
+  if (row.event_id !== null) {
+    const [first] = await db
       .select({ id: conversions.id })
       .from(conversions)
-      .where(and(eq(conversions.clickId, input.clickId), eq(conversions.type, input.type)))
-      .limit(1);
-    if (!existing) throw new Error("conversion vanished");
-    return { id: existing.id, duplicate: true };
-  });
+      .where(and(eq(conversions.targetOrgId, row.target_org_id), eq(conversions.eventId, row.event_id)));
+    return first?.id ?? null;
+  }
+  let clickId = row.click_id;
+  if (clickId === null && row.customer_id !== null) {
+    const [binding] = await db
+      .select({ clickId: customerBindings.clickId })
+      .from(customerBindings)
+      .where(
+        and(
+          eq(customerBindings.organizationId, row.target_org_id),
+          eq(customerBindings.customerId, row.customer_id),
+        ),
+      );
+    clickId = binding?.clickId ?? null;
+  }
+  if (clickId === null) return null;
+  const [lead] = await db
+    .select({ id: conversions.id })
+    .from(conversions)
+    .where(
+      and(
+        eq(conversions.clickId, clickId),
+        eq(conversions.type, row.type as ConversionType),
+        eq(conversions.isLead, true),
+      ),
+    );
+  return lead?.id ?? null;
 }
 
 /**
- * The click is proven by its id (click-id.ts): no read of its row, which another instance may be
- * committing at this moment. The server-to-server call is stored in a transaction of its own, as
- * it says whether the lead is new; pixels are stored by group commit and answered once committed,
- * the unique index deciding what is new. Pixels fire again on every reload of a thank-you page,
- * and servers retry: what was recorded is remembered for an hour and answered from memory, keyed
- * by organization so another never hits it.
+ * Server calls and pixels go through one group commit: the conversions of one turn of the event
+ * loop are stored by one statement (conversion-store.ts), each request answered with its own
+ * outcome once it has committed, and the unique indexes decide what is new. A click is proven by
+ * its id (click-id.ts), with no read of its row; a customer by the binding the statement finds.
+ * Pixels fire again on every reload of a thank-you page, and servers retry: what was recorded is
+ * remembered for an hour and answered from memory, keyed by organization so another never hits it.
  */
 export function createConversionRecorder(deps: {
   db: Db;
@@ -75,18 +112,35 @@ export function createConversionRecorder(deps: {
   onRefusal?: (refusal: Refusal) => void;
 }) {
   const known = new LRUCache<string, ConversionResult>({ max: 100_000, ttl: 60 * 60_000 });
-  const pixelSeen = new LRUCache<string, true>({ max: 100_000, ttl: 60 * 60_000 });
-  const pixels = createGroupCommit<StoredConversion>({
+  const batches = createGroupCommit<IncomingConversion, StoreOutcome>({
     write: (rows) => storeConversions(deps.db, rows),
     onCommit: deps.onCommit,
     onRefusal: deps.onRefusal,
   });
-  const keyOf = (input: ConversionInput) => `${input.organizationId}|${input.clickId}|${input.type}`;
-  function prove(input: ConversionInput, now: Date): ClickIdClaims {
-    const claims = deps.clickIds.read(input.clickId, input.organizationId, now.getTime());
+  /** What a repeat of this input would repeat: its event id, else its click (or customer) and type. */
+  const keyOf = (input: ConversionInput) =>
+    input.eventId !== undefined
+      ? `${input.organizationId}|event|${input.eventId}`
+      : input.clickId !== undefined
+        ? `${input.organizationId}|click|${input.clickId}|${input.type}`
+        : `${input.organizationId}|customer|${input.customerId}|${input.type}`;
+  function prove(clickId: string, organizationId: string, now: Date): ClickIdClaims {
+    const claims = deps.clickIds.read(clickId, organizationId, now.getTime());
     // Unknown, altered, expired, or another organization's click: all the same answer.
     if (!claims) throw notFound("Click id not found");
     return claims;
+  }
+
+  async function store(input: ConversionInput, now: Date): Promise<ConversionResult> {
+    const claims = input.clickId === undefined ? null : prove(input.clickId, input.organizationId, now);
+    const row = conversionRow(claims, input, now);
+    const outcome = await batches.add(row);
+    if (!outcome) throw new Error("the conversion store answered no outcome");
+    if (outcome.outcome === "unknown_customer") throw notFound(UNKNOWN_CUSTOMER_MESSAGE);
+    if (outcome.outcome === "stored") return { id: outcome.id, duplicate: false };
+    const id = outcome.id ?? (await firstConversionId(deps.db, row));
+    if (id === null) throw new Error("the conversion a duplicate repeats was not found");
+    return { id, duplicate: true };
   }
 
   return {
@@ -94,9 +148,7 @@ export function createConversionRecorder(deps: {
       const key = keyOf(input);
       const hit = known.get(key);
       if (hit) return { id: hit.id, duplicate: true };
-      const now = input.now ?? new Date();
-      const claims = prove(input, now);
-      const result = await recordConversion(deps.db, claims, { ...input, now });
+      const result = await store(input, input.now ?? new Date());
       known.set(key, result);
       return result;
     },
@@ -105,18 +157,18 @@ export function createConversionRecorder(deps: {
      * `client` is the request's address. The pixel needs no key, so only what would record a new
      * lead is charged to it: a repeat or an unproven id stores nothing and costs no allowance.
      */
-    async recordPixel(input: ConversionInput, client: string): Promise<void> {
+    async recordPixel(input: ConversionInput & { clickId: string }, client: string): Promise<void> {
       const key = keyOf(input);
-      if (known.has(key) || pixelSeen.has(key)) return;
+      if (known.has(key)) return;
       const now = input.now ?? new Date();
-      const claims = prove(input, now);
+      prove(input.clickId, input.organizationId, now);
       if (deps.limitPixel) await deps.limitPixel(client);
-      await pixels.add(conversionRow(claims, input, now));
-      pixelSeen.set(key, true);
+      const result = await store(input, now);
+      known.set(key, result);
     },
 
-    /** Waits for the pixels being committed (their requests are still waiting); run on close. */
-    close: () => pixels.drain(),
+    /** Waits for the conversions being committed (their requests are still waiting); run on close. */
+    close: () => batches.drain(),
   };
 }
 

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../../db/client";
-import { conversions, pairDailyStats } from "../../../db/schema";
+import { conversions, pairDailyRevenue, pairDailyStats } from "../../../db/schema";
 import { openTestDatabase } from "../../../testing/database";
 import { createClickIds } from "../clicks/click-id";
-import { type StoredConversion, storeConversions } from "./conversion-store";
+import { type IncomingConversion, storeConversions } from "./conversion-store";
 import { createConversionRecorder } from "./conversions.service";
 
 let database: Database;
@@ -20,7 +20,7 @@ function setUp() {
   const recorder = createConversionRecorder({ db: database.db, clickIds });
   const source = randomUUID();
   const target = randomUUID();
-  const click = () => clickIds.issue(source, target, Date.now());
+  const click = (at = Date.now()) => clickIds.issue(source, target, at);
   const leadsOf = async () =>
     (await database.db.select().from(pairDailyStats))
       .filter((row) => row.sourceOrgId === source && row.targetOrgId === target)
@@ -46,9 +46,9 @@ describe("conversions", () => {
     expect(await leadsOf()).toBe(1);
     await recorder.recordPixel({ organizationId: target, clickId, type: "purchase", value: 49.5 }, CLIENT);
     const rows = await rowsOf();
-    expect(rows.map((row) => [row.type, row.value]).sort()).toEqual([
-      ["purchase", 49.5],
-      ["signup", null],
+    expect(rows.map((row) => [row.type, row.valueMinor, row.currency]).sort()).toEqual([
+      ["purchase", 4950, "USD"],
+      ["signup", null, null],
     ]);
     expect(await leadsOf()).toBe(2);
   });
@@ -62,21 +62,160 @@ describe("conversions", () => {
     expect(await leadsOf()).toBe(1);
   });
 
-  it("count a lead stored twice once", async () => {
+  it("count a lead stored twice once, and answer each row with its outcome", async () => {
     const { source, target, click, leadsOf } = setUp();
-    const row: StoredConversion = {
+    const row: IncomingConversion = {
       id: randomUUID(),
       click_id: click(),
+      customer_id: null,
       type: "signup",
-      value: null,
+      value_minor: null,
+      currency: null,
+      event_id: null,
       metadata: { plan: "pro" },
       source_org_id: source,
       target_org_id: target,
       created_at: new Date().toISOString(),
     };
-    expect(await storeConversions(database.db, [row, { ...row, id: randomUUID() }])).toBe(1);
-    expect(await storeConversions(database.db, [row])).toBe(0);
+    const first = await storeConversions(database.db, [row, { ...row, id: randomUUID() }]);
+    expect(first.stored).toBe(1);
+    expect(first.results).toEqual([
+      { outcome: "stored", id: row.id },
+      { outcome: "duplicate", id: row.id },
+    ]);
+    const again = await storeConversions(database.db, [{ ...row, id: randomUUID() }]);
+    expect(again).toEqual({ stored: 0, results: [{ outcome: "duplicate", id: row.id }] });
     expect(await leadsOf()).toBe(1);
+  });
+
+  it("store renewals with distinct event ids beside the lead, summing their revenue per currency", async () => {
+    const { recorder, source, target, click, leadsOf, rowsOf } = setUp();
+    const clickId = click();
+    const purchase = { organizationId: target, clickId, type: "purchase" as const };
+    const first = await recorder.record({ ...purchase, value: 49.99, eventId: "inv_1" });
+    const renewal = await recorder.record({ ...purchase, value: 49.99, eventId: "inv_2" });
+    const yen = await recorder.record({ ...purchase, value: 5000, currency: "JPY", eventId: "inv_3" });
+    expect([first.duplicate, renewal.duplicate, yen.duplicate]).toEqual([false, false, false]);
+    // No event id: a repeat of the click's purchase, whatever the first carried.
+    expect(await recorder.record({ ...purchase, value: 10 })).toEqual({ id: first.id, duplicate: true });
+    expect(await recorder.record({ ...purchase, eventId: "inv_2" })).toEqual({
+      id: renewal.id,
+      duplicate: true,
+    });
+    expect(await rowsOf()).toHaveLength(3);
+    expect(await leadsOf()).toBe(1);
+    const revenue = (await database.db.select().from(pairDailyRevenue))
+      .filter((row) => row.sourceOrgId === source && row.targetOrgId === target)
+      .map((row) => [row.currency, row.valueMinor, row.conversions])
+      .sort();
+    expect(revenue).toEqual([
+      ["JPY", 5000, 1],
+      ["USD", 9998, 2],
+    ]);
+  });
+
+  it("attribute a customer's later conversions to the click it was first bound to", async () => {
+    const { recorder, source, target, click, rowsOf } = setUp();
+    const [firstClick, secondClick] = [click(), click()];
+    await recorder.record({
+      organizationId: target,
+      clickId: firstClick,
+      customerId: "cus_1",
+      type: "signup",
+    });
+    // The first binding wins: this click keeps its own signup, the customer stays with the first.
+    await recorder.record({
+      organizationId: target,
+      clickId: secondClick,
+      customerId: "cus_1",
+      type: "signup",
+    });
+    const trial = await recorder.record({ organizationId: target, customerId: "cus_1", type: "trial" });
+    expect(trial.duplicate).toBe(false);
+    const rows = await rowsOf();
+    expect(rows.find((row) => row.id === trial.id)).toMatchObject({
+      clickId: firstClick,
+      sourceOrgId: source,
+      customerId: "cus_1",
+    });
+    await expect(
+      recorder.record({ organizationId: target, customerId: "cus_never", type: "trial" }),
+    ).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    // Another organization never reaches this binding.
+    await expect(
+      recorder.record({ organizationId: randomUUID(), customerId: "cus_1", type: "trial" }),
+    ).rejects.toMatchObject({
+      statusCode: 404,
+    });
+  });
+
+  it("bind and attribute within one batch: the signup with its click and the customer's trial together", async () => {
+    const { recorder, target, click, rowsOf } = setUp();
+    const clickId = click();
+    const [signup, trial] = await Promise.all([
+      recorder.record({ organizationId: target, clickId, customerId: "cus_same_turn", type: "signup" }),
+      recorder.record({ organizationId: target, customerId: "cus_same_turn", type: "trial" }),
+    ]);
+    expect([signup.duplicate, trial.duplicate]).toEqual([false, false]);
+    expect((await rowsOf()).find((row) => row.id === trial.id)?.clickId).toBe(clickId);
+  });
+
+  it("store one conversion for two requests at once with one event id", async () => {
+    const { recorder, target, click, rowsOf } = setUp();
+    const clickId = click();
+    const results = await Promise.all(
+      [click(), clickId].map((id) =>
+        recorder.record({
+          organizationId: target,
+          clickId: id,
+          type: "purchase",
+          value: 5,
+          eventId: "evt_once",
+        }),
+      ),
+    );
+    expect(results.filter((result) => !result.duplicate)).toHaveLength(1);
+    expect(new Set(results.map((result) => result.id)).size).toBe(1);
+    expect(await rowsOf()).toHaveLength(1);
+  });
+
+  it("store one conversion when two instances record one event id at the same moment", async () => {
+    const { target, click, rowsOf } = setUp();
+    const other = createConversionRecorder({ db: database.db, clickIds });
+    const { recorder } = setUp();
+    const input = {
+      organizationId: target,
+      type: "purchase" as const,
+      value: 12,
+      eventId: "evt_two_instances",
+    };
+    const results = await Promise.all([
+      recorder.record({ ...input, clickId: click() }),
+      other.record({ ...input, clickId: click() }),
+    ]);
+    expect(results.filter((result) => result.duplicate)).toHaveLength(1);
+    expect(new Set(results.map((result) => result.id)).size).toBe(1);
+    expect(await rowsOf()).toHaveLength(1);
+  });
+
+  it("does not count a conversion whose customer was bound over a year before", async () => {
+    const { recorder, target, click } = setUp();
+    const longAgo = new Date(Date.now() - 366 * 86_400_000);
+    const signup = await recorder.record({
+      organizationId: target,
+      clickId: click(longAgo.getTime()),
+      customerId: "cus_old",
+      type: "signup",
+      now: longAgo,
+    });
+    expect(signup.duplicate).toBe(false);
+    await expect(
+      recorder.record({ organizationId: target, customerId: "cus_old", type: "purchase" }),
+    ).rejects.toMatchObject({
+      statusCode: 404,
+    });
   });
 
   it("refuse a click id made for another organization, or made up, and record nothing", async () => {

@@ -7,6 +7,3 @@ export const PIXEL_HEADERS = {
   "cross-origin-resource-policy": "cross-origin",
   "content-type": "image/gif",
 } as const;
-
-/** The largest `value` a pixel may carry. */
-export const PIXEL_MAX_VALUE = 1e12;

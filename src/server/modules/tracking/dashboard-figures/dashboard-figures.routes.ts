@@ -1,9 +1,17 @@
 import { errorBodySchema } from "@shared/http";
-import { activitySchema, dailyMetricsSchema, metricsSchema } from "@shared/tracking";
+import {
+  activitySchema,
+  dailyMetricsSchema,
+  dailyRevenueSchema,
+  metricsSchema,
+  revenueQuerySchema,
+  revenueSchema,
+} from "@shared/tracking";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireMember } from "../../../plugins/auth";
 import { dailyMetrics, recentActivity } from "./overview.service";
+import { readDailyRevenue, readRevenue } from "./revenue.service";
 import { readTotals } from "./totals.service";
 
 export async function dashboardFiguresRoutes(app: FastifyInstance) {
@@ -24,6 +32,33 @@ export async function dashboardFiguresRoutes(app: FastifyInstance) {
       },
     );
   }
+
+  // CONTRACT §8: revenue both ways, per currency; with partnerId, one Buddy's.
+  r.get(
+    "/api/metrics/revenue",
+    {
+      config: { access: "member" },
+      schema: {
+        querystring: revenueQuerySchema,
+        response: { 200: revenueSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const { organizationId } = requireMember(request);
+      return readRevenue(app.db, organizationId, { partnerId: request.query.partnerId });
+    },
+  );
+  r.get(
+    "/api/metrics/revenue/daily",
+    {
+      config: { access: "member" },
+      schema: { response: { 200: dailyRevenueSchema, 401: errorBodySchema, 403: errorBodySchema } },
+    },
+    async (request) => {
+      const { organizationId } = requireMember(request);
+      return readDailyRevenue(app.db, organizationId);
+    },
+  );
 
   // The overview's 30-day chart and its recent-activity list.
   r.get(

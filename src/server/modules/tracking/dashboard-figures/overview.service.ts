@@ -62,11 +62,11 @@ export async function recentActivity(db: DbOrTx, organizationId: string, limit =
         order by ${clickEvents.occurredAt} desc limit ${limit})
       union all
       (select 'lead_sent', ${conversions.createdAt}, ${conversions.targetOrgId}, ${conversions.type}::text
-        from ${conversions} where ${conversions.sourceOrgId} = ${organizationId}
+        from ${conversions} where ${conversions.sourceOrgId} = ${organizationId} and ${conversions.isLead}
         order by ${conversions.createdAt} desc limit ${limit})
       union all
       (select 'lead_received', ${conversions.createdAt}, ${conversions.sourceOrgId}, ${conversions.type}::text
-        from ${conversions} where ${conversions.targetOrgId} = ${organizationId}
+        from ${conversions} where ${conversions.targetOrgId} = ${organizationId} and ${conversions.isLead}
         order by ${conversions.createdAt} desc limit ${limit})
       union all
       (select 'new_buddy', ${relationships.createdAt}, ${relationships.targetOrgId}, null

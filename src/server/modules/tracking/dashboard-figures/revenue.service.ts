@@ -1,0 +1,80 @@
+import { toMajorUnits } from "@shared/money";
+import type { DailyRevenue, MoneyTotal, Revenue } from "@shared/tracking";
+import { and, eq, gte, or, type SQL, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client";
+import { pairDailyRevenue } from "../../../db/schema";
+
+const DAY_MS = 86_400_000;
+
+/** The caller's side of the roll-up, optionally with one partner only: each side reads its own index. */
+function pairsOf(organizationId: string, partnerId: string | undefined): SQL | undefined {
+  const t = pairDailyRevenue;
+  if (partnerId === undefined)
+    return or(eq(t.sourceOrgId, organizationId), eq(t.targetOrgId, organizationId));
+  return or(
+    and(eq(t.sourceOrgId, organizationId), eq(t.targetOrgId, partnerId)),
+    and(eq(t.sourceOrgId, partnerId), eq(t.targetOrgId, organizationId)),
+  );
+}
+
+const byCurrency = (a: MoneyTotal, b: MoneyTotal) => a.currency.localeCompare(b.currency);
+
+/**
+ * CONTRACT §8: revenue sent (earned at partners by the caller's links) and received (earned by the
+ * caller through partners' links), one entry per currency, sorted, never converted between
+ * currencies. Read from the per-pair daily roll-up, never from the conversions.
+ */
+export async function readRevenue(
+  db: DbOrTx,
+  organizationId: string,
+  options: { partnerId?: string } = {},
+): Promise<Revenue> {
+  const t = pairDailyRevenue;
+  const rows = await db
+    .select({
+      currency: t.currency,
+      // Sums of bigint are numeric: text, turned into a number below (minor units stay exact).
+      sent: sql<string>`coalesce(sum(${t.valueMinor}) filter (where ${t.sourceOrgId} = ${organizationId}), 0)::text`,
+      received: sql<string>`coalesce(sum(${t.valueMinor}) filter (where ${t.targetOrgId} = ${organizationId}), 0)::text`,
+    })
+    .from(t)
+    .where(pairsOf(organizationId, options.partnerId))
+    .groupBy(t.currency);
+  const sent: MoneyTotal[] = [];
+  const received: MoneyTotal[] = [];
+  for (const row of rows) {
+    const [sentMinor, receivedMinor] = [Number(row.sent), Number(row.received)];
+    if (sentMinor > 0) sent.push({ currency: row.currency, value: toMajorUnits(sentMinor, row.currency) });
+    if (receivedMinor > 0)
+      received.push({ currency: row.currency, value: toMajorUnits(receivedMinor, row.currency) });
+  }
+  return { sent: sent.sort(byCurrency), received: received.sort(byCurrency) };
+}
+
+/** Revenue per day and currency over the last `days` days, for the overview's chart. */
+export async function readDailyRevenue(
+  db: DbOrTx,
+  organizationId: string,
+  days = 30,
+  now = new Date(),
+): Promise<DailyRevenue> {
+  const t = pairDailyRevenue;
+  const first = new Date(now.getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  const rows = await db
+    .select({
+      day: t.day,
+      currency: t.currency,
+      sent: sql<string>`coalesce(sum(${t.valueMinor}) filter (where ${t.sourceOrgId} = ${organizationId}), 0)::text`,
+      received: sql<string>`coalesce(sum(${t.valueMinor}) filter (where ${t.targetOrgId} = ${organizationId}), 0)::text`,
+    })
+    .from(t)
+    .where(and(gte(t.day, first), pairsOf(organizationId, undefined)))
+    .groupBy(t.day, t.currency)
+    .orderBy(t.day, t.currency);
+  return rows.map((row) => ({
+    day: row.day,
+    currency: row.currency,
+    sent: toMajorUnits(Number(row.sent), row.currency),
+    received: toMajorUnits(Number(row.received), row.currency),
+  }));
+}
