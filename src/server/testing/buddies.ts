@@ -20,6 +20,19 @@ export const BROWSER_USER_AGENT =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 
 /**
+ * A reader's browser follows a tracked link (from `remoteAddress`, one visitor per address): the
+ * click id the landing page receives.
+ */
+export async function clickThrough(t: TestApp, trackedUrl: string, remoteAddress?: string): Promise<string> {
+  const response = await t.app.inject({
+    url: trackedUrl.slice(TEST_PUBLIC_URL.length),
+    headers: { "user-agent": BROWSER_USER_AGENT },
+    remoteAddress,
+  });
+  return new URL(response.headers.location as string).searchParams.get("bclickid") ?? "";
+}
+
+/**
  * Two organizations that are each other's Buddies, each with an active ad on its own site, and a
  * browser's click on the partner's tracked link to the first one's ad: a click id the first
  * organization (and its API key) can record leads for, and the link's short form.
@@ -42,11 +55,7 @@ export async function createBuddies(t: TestApp, labels: [string, string]) {
       status: "active",
     }),
   };
-  const click = await t.app.inject({
-    url: shared.trackedUrl.slice(TEST_PUBLIC_URL.length),
-    headers: { "user-agent": BROWSER_USER_AGENT },
-  });
-  const clickId = new URL(click.headers.location as string).searchParams.get("bclickid") ?? "";
+  const clickId = await clickThrough(t, shared.trackedUrl);
   return {
     org,
     partner,

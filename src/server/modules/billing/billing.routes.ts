@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors";
 import { requireMember } from "../../plugins/auth";
+import { keepRawJsonBody } from "../../plugins/raw-json-body";
 import {
   applySubscriptionEvent,
   type BillingDeps,
@@ -68,12 +69,7 @@ export async function billingRoutes(app: FastifyInstance, options: { gateway?: B
 
   // The signature covers the exact bytes Stripe sent: this route alone keeps the raw body.
   await app.register(async (webhook) => {
-    webhook.removeContentTypeParser("application/json");
-    webhook.addContentTypeParser(
-      "application/json",
-      { parseAs: "buffer", bodyLimit: WEBHOOK_BODY_LIMIT },
-      (_request, body, done) => done(null, body),
-    );
+    keepRawJsonBody(webhook, WEBHOOK_BODY_LIMIT);
     webhook.withTypeProvider<ZodTypeProvider>().post(
       "/api/billing/webhook",
       {

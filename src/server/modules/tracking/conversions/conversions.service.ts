@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { DEFAULT_CURRENCY, toMinorUnits } from "@shared/money";
+import { DEFAULT_CURRENCY, isCurrency, toMinorUnits } from "@shared/money";
 import type { ConversionType } from "@shared/tracking";
 import { and, eq } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
@@ -21,6 +21,8 @@ export type ConversionInput = {
   type: ConversionType;
   /** Major units: a JSON number from the server call, the query's text from the pixel. */
   value?: number | string;
+  /** Minor units, as payment systems send them (Stripe's `4999` for 49.99 USD); instead of `value`. */
+  valueMinor?: number;
   currency?: string;
   eventId?: string;
   metadata?: Record<string, unknown>;
@@ -34,7 +36,12 @@ export const UNKNOWN_CUSTOMER_MESSAGE =
 function conversionRow(click: ClickIdClaims | null, input: ConversionInput, now: Date): IncomingConversion {
   let valueMinor: number | null = null;
   let currency: string | null = null;
-  if (input.value !== undefined) {
+  if (input.valueMinor !== undefined) {
+    currency = (input.currency ?? DEFAULT_CURRENCY).toUpperCase();
+    if (!isCurrency(currency) || !Number.isSafeInteger(input.valueMinor) || input.valueMinor < 0)
+      throw badRequest(`Invalid value or currency (${input.valueMinor} ${currency})`);
+    valueMinor = input.valueMinor;
+  } else if (input.value !== undefined) {
     currency = (input.currency ?? DEFAULT_CURRENCY).toUpperCase();
     const money = toMinorUnits(input.value, currency);
     // The routes' schemas refuse these first; this keeps any other caller to the same rule.

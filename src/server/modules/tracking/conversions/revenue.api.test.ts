@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conversions } from "../../../db/schema";
 import { createOrganization, createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../../testing/app";
-import { BROWSER_USER_AGENT, createSharedAds } from "../../../testing/buddies";
+import { clickThrough, createSharedAds } from "../../../testing/buddies";
 
 /** CONTRACT §8 through the API: money, customers, event ids and the revenue read. */
 let t: TestApp;
@@ -46,12 +46,7 @@ afterAll(() => t.close());
 /** A visitor from the sharer's mail clicks through to the advertiser: its click id. */
 async function click(): Promise<string> {
   visitor++;
-  const response = await t.app.inject({
-    url: trackedUrl.slice(TEST_PUBLIC_URL.length),
-    headers: { "user-agent": BROWSER_USER_AGENT },
-    remoteAddress: `198.51.100.${visitor}`,
-  });
-  return new URL(response.headers.location as string).searchParams.get("bclickid") ?? "";
+  return clickThrough(t, trackedUrl, `198.51.100.${visitor}`);
 }
 
 const convert = (key: string, payload: object) =>

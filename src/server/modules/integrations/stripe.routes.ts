@@ -1,0 +1,118 @@
+import { errorBodySchema, idField } from "@shared/http";
+import { connectStripeSchema, STRIPE_MESSAGES, stripeConnectionSchema } from "@shared/integrations";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import Stripe from "stripe";
+import { z } from "zod";
+import { AppError, badRequest } from "../../errors";
+import { createSecretSealer } from "../../lib/sealed-secrets";
+import { requireMember } from "../../plugins/auth";
+import { API_TAGS } from "../../plugins/openapi";
+import { keepRawJsonBody } from "../../plugins/raw-json-body";
+import {
+  connectStripe,
+  disconnectStripe,
+  readStripeConnection,
+  stripeWebhookSecret,
+} from "./stripe-connection.service";
+import { revenueOfStripeEvent } from "./stripe-events";
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
+const WEBHOOK_BODY_LIMIT = 256 * 1024;
+/** Stripe's own default, named by CONTRACT §8: a signature older than five minutes is refused. */
+const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/**
+ * CONTRACT §8, Stripe without code: an admin pastes the organization's own webhook signing
+ * secret; Stripe then sends that organization's events to its own URL, where each is verified
+ * with that secret by the `stripe` package and turned into a purchase (stripe-events.ts).
+ */
+export async function stripeRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const sealer = createSecretSealer(app.config.appSecret ?? "", "stripe-webhook-secret");
+  const { publicUrl } = app.config;
+  const path = "/api/integrations/stripe";
+
+  r.get(
+    path,
+    { config: { access: "member" }, schema: { response: { 200: stripeConnectionSchema, ...errors } } },
+    async (request) => readStripeConnection(app.db, publicUrl, requireMember(request).organizationId),
+  );
+
+  r.put(
+    path,
+    {
+      config: { access: "admin" },
+      // The answer never holds the secret, but it is one: no compression beside it (plugins/compression.ts).
+      compress: false,
+      schema: { body: connectStripeSchema, response: { 200: stripeConnectionSchema, ...errors } },
+    },
+    async (request) => {
+      const { organizationId } = requireMember(request);
+      await connectStripe(app.db, sealer, organizationId, request.body.webhookSecret);
+      return readStripeConnection(app.db, publicUrl, organizationId);
+    },
+  );
+
+  r.delete(
+    path,
+    { config: { access: "admin" }, schema: { response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await disconnectStripe(app.db, requireMember(request).organizationId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // The signature covers the exact bytes Stripe sent: this route alone keeps the raw body.
+  await app.register(async (webhook) => {
+    keepRawJsonBody(webhook, WEBHOOK_BODY_LIMIT);
+    webhook.withTypeProvider<ZodTypeProvider>().post(
+      `${path}/webhook/:organizationId`,
+      {
+        config: { access: "public", securityHeaders: "api" },
+        schema: {
+          tags: [API_TAGS.conversions],
+          summary: "Stripe webhook (your organization's own Stripe account)",
+          description:
+            "Paste this URL (shown in Settings → Install) into a Stripe webhook endpoint for the events " +
+            "checkout.session.completed and invoice.paid. Each event is verified with your signing secret " +
+            "(Stripe-Signature, 5 minutes' tolerance). A completed Checkout whose client_reference_id is a " +
+            "Buddy click id records a purchase of amount_total; a paid invoice of a customer bound to a click " +
+            "records a purchase of amount_paid (not the subscription's first invoice). Other events, unknown " +
+            "click ids and customers are answered 200 and record nothing; a redelivered event records nothing new.",
+          security: [],
+          params: z.object({ organizationId: idField("organizationId") }),
+          response: { 200: z.object({ received: z.literal(true) }), 400: errorBodySchema },
+        },
+      },
+      async (request) => {
+        const { organizationId } = request.params;
+        const secret = await stripeWebhookSecret(app.db, sealer, organizationId);
+        if (!secret) throw badRequest(STRIPE_MESSAGES.notConnected);
+        const signature = request.headers["stripe-signature"];
+        const body = request.body;
+        if (typeof signature !== "string" || !Buffer.isBuffer(body))
+          throw badRequest(STRIPE_MESSAGES.badSignature);
+        let event: Stripe.Event;
+        try {
+          event = Stripe.webhooks.constructEvent(body, signature, secret, SIGNATURE_TOLERANCE_SECONDS);
+        } catch {
+          throw badRequest(STRIPE_MESSAGES.badSignature);
+        }
+        const revenue = revenueOfStripeEvent(event);
+        if (revenue) {
+          try {
+            await app.tracker.leads.record({ ...revenue, organizationId });
+          } catch (error) {
+            // An unknown click id or customer (404), or an amount Buddy cannot keep (400), is Stripe's
+            // event to forget: answered 200, or Stripe would send it again for days (CONTRACT §8).
+            if (!(error instanceof AppError && (error.statusCode === 404 || error.statusCode === 400)))
+              throw error;
+            request.log.info({ event: event.id, reason: error.message }, "Stripe event recorded nothing");
+          }
+        }
+        return { received: true as const };
+      },
+    );
+  });
+}
