@@ -15,6 +15,7 @@ describe("the published OpenAPI document", () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         "/api/ads",
+        "/api/integrations/stripe/webhook/{organizationId}",
         "/api/marketing/conversion",
         "/api/marketing/conversion/{clickId}",
         "/api/marketing/redirect",
@@ -31,10 +32,15 @@ describe("the published OpenAPI document", () => {
     expect(doc.paths["/api/ads"].get.security).toEqual([{ apiKey: [] }]);
     expect(doc.paths["/api/marketing/conversion"].post.security).toEqual([{ apiKey: [] }]);
     expect(doc.paths["/api/marketing/conversion/{clickId}"].get.security).toEqual([]);
+    expect(doc.paths["/api/integrations/stripe/webhook/{organizationId}"].post.security).toEqual([]);
     const limit = doc.paths["/api/ads"].get.parameters.find((p: { name: string }) => p.name === "limit");
     expect(limit.schema).toMatchObject({ minimum: 1, maximum: 5, default: 1 });
     const body = doc.paths["/api/marketing/conversion"].post.requestBody.content["application/json"].schema;
-    expect(body.required).toEqual(expect.arrayContaining(["clickId", "type"]));
+    // One of clickId and customerId, which the schema checks beyond what JSON Schema says here.
+    expect(body.required).toEqual(["type"]);
+    expect(Object.keys(body.properties)).toEqual(
+      expect.arrayContaining(["clickId", "customerId", "value", "currency", "eventId", "metadata"]),
+    );
     expect(body.properties.type.enum).toEqual([
       "signup",
       "trial",

@@ -11,6 +11,8 @@ const PUBLIC_API = new Set([
   "/s/:code",
   "/api/tracking/click.js",
   "/api/tracking/conversion.js",
+  // Called by Stripe, with the organization's own signing secret (CONTRACT §8).
+  "/api/integrations/stripe/webhook/:organizationId",
 ]);
 /** The same paths as OpenAPI writes them (`{clickId}` for `:clickId`). */
 const PUBLIC_PATHS = new Set([...PUBLIC_API].map((url) => url.replace(/:(\w+)/g, "{$1}")));

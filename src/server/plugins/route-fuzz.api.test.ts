@@ -48,6 +48,13 @@ beforeAll(async () => {
     await t.app.inject({ url: "/api/organization", headers: admin.headers })
   ).json();
   apiKey = await createApiKey(t, admin);
+  // Connected, so the organization's Stripe webhook judges the signature rather than the connection.
+  await t.app.inject({
+    method: "PUT",
+    url: "/api/integrations/stripe",
+    headers: admin.headers,
+    payload: { webhookSecret: "whsec_fuzzSigningSecret0123456789" },
+  });
   await addMember(t, admin.organizationId);
   const team = (await t.app.inject({ url: "/api/team-members", headers: admin.headers })).json();
   const member = team.find((row: { role: string }) => row.role === "member");
@@ -62,6 +69,7 @@ beforeAll(async () => {
     "/api/logos/{file}": { file: `${domain}.jpg` },
     "/s/{code}": { code: buddies.shortPath.slice("/s/".length) },
     "/api/marketing/conversion/{clickId}": { clickId },
+    "/api/integrations/stripe/webhook/{organizationId}": { organizationId: admin.organizationId },
   };
   const ad = {
     name: "Fuzz ad",
@@ -75,7 +83,15 @@ beforeAll(async () => {
     "GET /api/organizations/search": { query: "fuzz" },
     "GET /api/metadata": { domain: "example.com" },
     "GET /api/ecosystem/suggestions": { domain: "example.com" },
-    "GET /api/marketing/conversion/{clickId}": { type: "signup", org: admin.organizationId },
+    "GET /api/marketing/conversion/{clickId}": {
+      type: "purchase",
+      org: admin.organizationId,
+      value: "10.5",
+      currency: "EUR",
+      customerId: "cus_fuzz",
+      eventId: "evt_fuzz",
+    },
+    "GET /api/metrics/revenue": { partnerId: buddies.partner.organizationId },
   };
   const bodies: Record<string, Record<string, unknown>> = {
     "POST /api/auth": { mode: "login", email: "nobody@fuzz.example", password: "Wrong-passw0rd!" },
@@ -108,7 +124,16 @@ beforeAll(async () => {
     "POST /api/team-members/invite": { email: "invitee@fuzz.example", role: "member" },
     "PATCH /api/team-members/{id}": { role: "member" },
     "POST /api/short-url": { longUrl: buddies.trackedUrl },
-    "POST /api/marketing/conversion": { clickId, type: "signup", value: 10, metadata: { plan: "pro" } },
+    "POST /api/marketing/conversion": {
+      clickId,
+      customerId: "cus_fuzz",
+      type: "signup",
+      value: 10,
+      currency: "USD",
+      eventId: "evt_fuzz_call",
+      metadata: { plan: "pro" },
+    },
+    "PUT /api/integrations/stripe": { webhookSecret: "whsec_fuzzSigningSecret0123456789" },
   };
   base = (operation) => {
     const path = paths[operation.path] ?? {};
