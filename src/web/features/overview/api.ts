@@ -1,11 +1,12 @@
 import type { Relationship } from "@shared/relationships";
-import type { Activity, DailyMetrics, Metrics } from "@shared/tracking";
+import type { Activity, DailyMetrics, Metrics, Revenue } from "@shared/tracking";
 import { useQuery } from "@tanstack/react-query";
 
 export const CLICKS_METRICS_PATH = "/api/metrics/clicks";
 export const LEADS_METRICS_PATH = "/api/metrics/leads";
 export const DAILY_METRICS_PATH = "/api/metrics/daily";
 export const ACTIVITY_PATH = "/api/activity";
+export const REVENUE_PATH = "/api/metrics/revenue";
 /** The same key as the Buddies page, so both share one cache entry and one invalidation. */
 const RELATIONSHIPS_PATH = "/api/relationships";
 
@@ -20,6 +21,13 @@ export function useLeadsMetrics() {
 /** 30 days, oldest first, zeros included (the server fills the gaps). */
 export function useDailyMetrics() {
   return useQuery<DailyMetrics>({ queryKey: [DAILY_METRICS_PATH] });
+}
+
+/** Per currency, sorted; with a partner, that pair's revenue both ways (CONTRACT §8). */
+export function useRevenue(partnerId?: string) {
+  const path =
+    partnerId === undefined ? REVENUE_PATH : `${REVENUE_PATH}?partnerId=${encodeURIComponent(partnerId)}`;
+  return useQuery<Revenue>({ queryKey: [path] });
 }
 
 /** Newest first. */
@@ -38,4 +46,5 @@ export const OVERVIEW_API_PATHS = [
   LEADS_METRICS_PATH,
   DAILY_METRICS_PATH,
   ACTIVITY_PATH,
+  REVENUE_PATH,
 ] as const;

@@ -54,6 +54,13 @@ function signedIn(overrides: Routes = {}) {
     ),
     "GET /api/activity": jsonResponse(200, ACTIVITY),
     "GET /api/organization": jsonResponse(200, makeOrganization()),
+    "GET /api/metrics/revenue": jsonResponse(200, {
+      sent: [{ currency: "USD", value: 49.99 }],
+      received: [
+        { currency: "EUR", value: 1234.5 },
+        { currency: "JPY", value: 5000 },
+      ],
+    }),
     ...overrides,
   });
 }
@@ -150,6 +157,30 @@ describe("Overview page", { timeout: 15_000 }, () => {
         .map((item) => item.textContent),
     ).toEqual(["Clicks sent", "Clicks received", "Leads sent", "Leads received"]);
     expect(within(chart).getAllByTestId("chart-x-label").at(-1)).toHaveTextContent("Mar 2");
+  });
+
+  it("shows revenue received and sent, one amount per currency, never converted", async () => {
+    signedIn();
+    renderApp("/dashboard");
+    const card = await screen.findByTestId("revenue-card", {}, FIRST_LOAD);
+    await waitFor(() => expect(within(card).getAllByTestId("revenue-amount")).toHaveLength(3), FIRST_LOAD);
+    const amounts = (side: string) =>
+      within(within(card).getByTestId(`revenue-${side}`))
+        .queryAllByTestId("revenue-amount")
+        .map((amount) => amount.textContent);
+    expect(amounts("received")).toEqual(["€1,234.50", "¥5,000"]);
+    expect(amounts("sent")).toEqual(["$49.99"]);
+  });
+
+  it("says how to get revenue when there is none yet", async () => {
+    signedIn({ "GET /api/metrics/revenue": jsonResponse(200, { sent: [], received: [] }) });
+    renderApp("/dashboard");
+    const card = await screen.findByTestId("revenue-card", {}, FIRST_LOAD);
+    expect(await within(card).findByText(/No revenue yet/, {}, FIRST_LOAD)).toBeInTheDocument();
+    expect(within(card).getByRole("link", { name: "connect Stripe" })).toHaveAttribute(
+      "href",
+      "/dashboard/settings?tab=install",
+    );
   });
 
   it("names each failed source with its SPEC text and keeps the other cards", async () => {

@@ -2,6 +2,7 @@ import { PageHeader } from "@/components/layout/page-header";
 import { DailyChartCard } from "@/features/overview/daily-chart-card";
 import { OrganizationProfileCard } from "@/features/overview/organization-profile-card";
 import { RecentActivityCard } from "@/features/overview/recent-activity-card";
+import { RevenueCard } from "@/features/overview/revenue-card";
 import { StatCards } from "@/features/overview/stat-cards";
 
 /**
@@ -13,6 +14,7 @@ export function OverviewPage() {
     <div className="grid grid-cols-1 gap-6">
       <PageHeader title="Overview" />
       <StatCards />
+      <RevenueCard />
       <DailyChartCard />
       <div className="grid gap-6 lg:grid-cols-2">
         <OrganizationProfileCard />

@@ -56,10 +56,19 @@ describe("install scripts", () => {
     expect(requested).toEqual([
       "https://buddy.example/api/marketing/conversion/click123456789?type=signup&org=org-9",
     ]);
-    const api = dom.window as unknown as { buddy: { conversion(type: string, value?: number): boolean } };
+    const api = dom.window as unknown as {
+      buddy: { conversion(type: string, value?: number, options?: Record<string, string>): boolean };
+    };
     expect(api.buddy.conversion("purchase", 49.5)).toBe(true);
     expect(requested[1]).toBe(
       "https://buddy.example/api/marketing/conversion/click123456789?type=purchase&org=org-9&value=49.5",
+    );
+    expect(
+      api.buddy.conversion("purchase", 5000, { currency: "JPY", customerId: "cus 1&2", eventId: "in_1" }),
+    ).toBe(true);
+    expect(requested[2]).toBe(
+      "https://buddy.example/api/marketing/conversion/click123456789?type=purchase&org=org-9&value=5000" +
+        "&currency=JPY&customerId=cus%201%262&eventId=in_1",
     );
   });
 

@@ -10,11 +10,18 @@ const INSTALL = { organizationId: "org-42", publicUrl: ORIGIN };
 const CLICK_TAG = `<script src="${ORIGIN}/api/tracking/click.js" data-org="org-42" async></script>`;
 const CONVERSION_TAG = `<script src="${ORIGIN}/api/tracking/conversion.js" data-org="org-42" data-type="signup" async></script>`;
 
-function signedIn(install: Response) {
+const WEBHOOK_URL = `${ORIGIN}/api/integrations/stripe/webhook/org-42`;
+
+function signedIn(
+  install: Response,
+  options: { role?: "admin" | "member"; routes?: Parameters<typeof stubFetch>[0] } = {},
+) {
   setToken("token");
   return stubFetch({
-    "GET /api/me": jsonResponse(200, { user: makeUser({ role: "member" }) }),
+    "GET /api/me": jsonResponse(200, { user: makeUser({ role: options.role ?? "member" }) }),
     "GET /api/organization/install": install,
+    "GET /api/integrations/stripe": jsonResponse(200, { connected: false, webhookUrl: WEBHOOK_URL }),
+    ...options.routes,
   });
 }
 
@@ -84,5 +91,44 @@ describe("Settings → Install", () => {
     renderApp("/dashboard/settings?tab=install");
     const alert = within(await screen.findByRole("alert"));
     expect(alert.getByText("Failed to fetch organization data")).toBeInTheDocument();
+  });
+
+  it("shows members the Stripe webhook URL read-only, with how to pass the click id to Checkout", async () => {
+    signedIn(jsonResponse(200, INSTALL));
+    renderApp("/dashboard/settings?tab=install");
+    const stripe = within(await screen.findByTestId("connect-stripe"));
+    expect(await stripe.findByLabelText("Stripe webhook URL")).toHaveTextContent(WEBHOOK_URL);
+    expect(stripe.getByTestId("stripe-status")).toHaveTextContent("Not connected");
+    expect(stripe.getByText("Only admins can connect or disconnect Stripe.")).toBeInTheDocument();
+    expect(stripe.queryByLabelText("Signing secret")).toBeNull();
+    expect(stripe.getByRole("button", { name: "Copy" })).toBeInTheDocument();
+    expect(stripe.getByLabelText("Stripe Checkout example")).toHaveTextContent(
+      "client_reference_id: clickId",
+    );
+  });
+
+  it("lets an admin paste the signing secret, refusing anything that is not one, and never shows it again", async () => {
+    const fetchMock = signedIn(jsonResponse(200, INSTALL), {
+      role: "admin",
+      routes: {
+        "PUT /api/integrations/stripe": jsonResponse(200, { connected: true, webhookUrl: WEBHOOK_URL }),
+      },
+    });
+    renderApp("/dashboard/settings?tab=install");
+    const stripe = within(await screen.findByTestId("connect-stripe"));
+    const secret = await stripe.findByLabelText("Signing secret");
+    fireEvent.change(secret, { target: { value: "sk_live_nope" } });
+    fireEvent.click(stripe.getByRole("button", { name: "Connect Stripe" }));
+    expect(
+      await stripe.findByText("Paste the webhook signing secret from Stripe: it starts with whsec_"),
+    ).toBeInTheDocument();
+    fireEvent.change(secret, { target: { value: "whsec_0123456789abcdefghij" } });
+    fireEvent.click(stripe.getByRole("button", { name: "Connect Stripe" }));
+    expect(await stripe.findByText("Connected")).toBeInTheDocument();
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === "PUT");
+    expect(JSON.parse(String(put?.[1]?.body))).toEqual({ webhookSecret: "whsec_0123456789abcdefghij" });
+    expect(stripe.getByLabelText("Signing secret")).toHaveValue("");
+    expect(stripe.getByRole("button", { name: "Replace secret" })).toBeInTheDocument();
+    expect(stripe.getByRole("button", { name: "Disconnect" })).toBeInTheDocument();
   });
 });

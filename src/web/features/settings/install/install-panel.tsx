@@ -5,6 +5,7 @@ import { QueryError } from "@/components/query-error";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useInstallSettings } from "@/features/settings/install/api";
+import { ConnectStripeCard } from "@/features/settings/install/connect-stripe-card";
 import { CopyScriptButton } from "@/features/settings/install/copy-script-button";
 import {
   CONVERSION_CALL_EXAMPLE,
@@ -13,6 +14,7 @@ import {
   serverConversionExample,
 } from "@/features/settings/install/install-snippets";
 import { paths } from "@/lib/paths";
+import { useCurrentUser } from "@/lib/session";
 
 /**
  * Settings → Install (SPEC §2): the click-tracking and conversion-tracking scripts, each ready to
@@ -21,6 +23,7 @@ import { paths } from "@/lib/paths";
  */
 export function InstallPanel() {
   const settings = useInstallSettings();
+  const { user } = useCurrentUser();
 
   if (settings.isPending) {
     return (
@@ -109,6 +112,8 @@ export function InstallPanel() {
           </div>
         </CardContent>
       </Card>
+
+      <ConnectStripeCard canEdit={user?.role === "admin"} />
     </div>
   );
 }

@@ -25,7 +25,7 @@ describe("install snippets", () => {
         "curl -X POST https://x.example/api/marketing/conversion \\",
         '  -H "x-api-key: YOUR_API_KEY" \\',
         '  -H "Content-Type: application/json" \\',
-        `  -d '{"clickId": "CLICK_ID", "type": "purchase", "value": 49}'`,
+        `  -d '{"clickId": "CLICK_ID", "customerId": "cus_123", "type": "purchase", "value": 49.99, "currency": "USD", "eventId": "order_1001"}'`,
       ].join("\n"),
     );
   });

@@ -17,8 +17,14 @@ export function conversionScriptTag(
   return `<script src="${escapeHtml(`${origin}/api/tracking/conversion.js`)}" data-org="${escapeHtml(organizationId)}" data-type="${type}" async></script>`;
 }
 
-/** The conversion script's call for conversions that happen without a page load. */
-export const CONVERSION_CALL_EXAMPLE = "window.buddy.conversion('purchase', 49);";
+/**
+ * The conversion script's call for conversions that happen without a page load: a value in major
+ * units, and optionally its currency, your customer id and your own id for the event (CONTRACT §8).
+ */
+export const CONVERSION_CALL_EXAMPLE = [
+  "window.buddy.conversion('purchase', 49);",
+  "window.buddy.conversion('purchase', 49.99, { currency: 'EUR', customerId: 'cus_123', eventId: 'order_1001' });",
+].join("\n");
 
 /** CONTRACT §5 server-to-server conversion with an API key (SPEC §7 documented public API). */
 export function serverConversionExample(origin: string): string {
@@ -26,6 +32,6 @@ export function serverConversionExample(origin: string): string {
     `curl -X POST ${origin}/api/marketing/conversion \\`,
     '  -H "x-api-key: YOUR_API_KEY" \\',
     '  -H "Content-Type: application/json" \\',
-    `  -d '{"clickId": "CLICK_ID", "type": "purchase", "value": 49}'`,
+    `  -d '{"clickId": "CLICK_ID", "customerId": "cus_123", "type": "purchase", "value": 49.99, "currency": "USD", "eventId": "order_1001"}'`,
   ].join("\n");
 }

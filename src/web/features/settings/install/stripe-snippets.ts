@@ -1,0 +1,23 @@
+/**
+ * How a purchase made through Stripe reaches the partner who sent the buyer (CONTRACT §8): the
+ * click script keeps the click id in the browser (`window.buddy.clickId()` reads it from
+ * localStorage), and Checkout carries it as `client_reference_id`.
+ */
+export const STRIPE_CHECKOUT_EXAMPLE = [
+  "// In the browser, where your checkout starts (the click script is on your landing pages):",
+  "const clickId = window.buddy && window.buddy.clickId(); // localStorage's buddy_bclickid",
+  "",
+  "// On your server, when you create the Checkout Session:",
+  "const session = await stripe.checkout.sessions.create({",
+  "  // …your line items, mode and URLs",
+  "  client_reference_id: clickId || undefined,",
+  "});",
+].join("\n");
+
+/** A Payment Link needs no code on the server: the click id goes in its URL. */
+export const STRIPE_PAYMENT_LINK_EXAMPLE = [
+  "const clickId = window.buddy && window.buddy.clickId();",
+  'const url = new URL("https://buy.stripe.com/YOUR_LINK");',
+  'if (clickId) url.searchParams.set("client_reference_id", clickId);',
+  "window.location.href = url.toString();",
+].join("\n");
