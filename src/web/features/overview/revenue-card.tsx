@@ -74,7 +74,7 @@ export function RevenueCard({ partner }: { partner?: { id: string; name: string 
             : "Purchases your Buddies brought you, and purchases you brought them"}
         </CardDescription>
       </CardHeader>
-      <CardContent className="grid gap-4 px-4 sm:px-6">
+      <CardContent className="grid gap-4">
         {revenue.isPending ? (
           <Skeleton role="status" aria-label="Loading" className="h-20 w-full" />
         ) : revenue.isError ? (
