@@ -6,6 +6,8 @@ import type { Db } from "../src/server/db/client";
 import { collateral, relationships, shortLinks } from "../src/server/db/schema";
 
 export const SEEDED_CLICKS = 1_000_000;
+/** Issue 27: revenue reads stay flat at a million conversions. */
+export const SEEDED_CONVERSIONS = 1_000_000;
 // One statement per chunk keeps PGlite's memory (its RETURNING rows) small.
 const CHUNK = 100_000;
 // Seeded ids cannot meet the server's (22 base64url characters).
@@ -130,6 +132,33 @@ const insertConversions = sql`
   )
   select count(*)::int as leads from inserted`;
 
+/**
+ * Purchases both ways over the last year in three currencies, as renewals (event ids, no lead) of
+ * seeded clicks, with their revenue rolled up per pair, day and currency as the conversion store
+ * does. Answers the US cents the sharer's links earned in the chunk.
+ */
+const insertRevenue = (pair: Pair, first: number, last: number) => sql`
+  with inserted as (
+    insert into conversions (id, click_id, type, value_minor, currency, event_id, is_lead, source_org_id,
+      target_org_id, created_at)
+    select ${ID_PREFIX} || 'conv-' || g, ${ID_PREFIX} || 'conv-click-' || (g / 4), 'purchase',
+      1000 + (g::bigint * 7919) % 9000, (array['USD', 'EUR', 'JPY'])[1 + g % 3], ${ID_PREFIX} || 'evt-' || g, false,
+      case when g % 2 = 0 then ${pair.sharerId} else ${pair.partnerId} end,
+      case when g % 2 = 0 then ${pair.partnerId} else ${pair.sharerId} end,
+      now() - make_interval(days => g % 365, secs => g % 86400)
+    from generate_series(${first}::int, ${last}::int) g
+    returning value_minor, currency, source_org_id, target_org_id, created_at
+  ), earned as (
+    insert into pair_daily_revenue (day, source_org_id, target_org_id, currency, value_minor, conversions)
+    select (created_at at time zone 'UTC')::date, source_org_id, target_org_id, currency, sum(value_minor), count(*)::int
+    from inserted group by 1, 2, 3, 4
+    on conflict (day, source_org_id, target_org_id, currency)
+      do update set value_minor = pair_daily_revenue.value_minor + excluded.value_minor,
+        conversions = pair_daily_revenue.conversions + excluded.conversions
+  )
+  select coalesce(sum(value_minor) filter (where source_org_id = ${pair.sharerId} and currency = 'USD'), 0)::text
+    as cents from inserted`;
+
 export async function seedMetrics(db: Db, pair: Pair) {
   const started = performance.now();
   const links = await findLinks(db, pair);
@@ -140,6 +169,12 @@ export async function seedMetrics(db: Db, pair: Pair) {
     sent += chunk?.sent ?? 0;
   }
   const [conversions] = await rowsOf<{ leads: number }>(db, insertConversions);
+  let revenueSentCents = 0;
+  for (let first = 1; first <= SEEDED_CONVERSIONS; first += CHUNK) {
+    const last = Math.min(first + CHUNK - 1, SEEDED_CONVERSIONS);
+    const [chunk] = await rowsOf<{ cents: string }>(db, insertRevenue(pair, first, last));
+    revenueSentCents += Number(chunk?.cents ?? 0);
+  }
   const seconds = (performance.now() - started) / 1000;
-  return { sent, leads: conversions?.leads ?? 0, seconds };
+  return { sent, leads: conversions?.leads ?? 0, revenueSentCents, seconds };
 }

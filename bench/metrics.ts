@@ -1,4 +1,5 @@
-// The /dashboard overview's requests, one person at a time, over a million recorded clicks.
+// The /dashboard overview's requests, one person at a time, over a million recorded clicks and a
+// million conversions with revenue.
 import type { BuddyProcess } from "../src/server/testing/buddy-process";
 import { load, record } from "./harness";
 
@@ -8,18 +9,23 @@ const OVERVIEW_PATHS = [
   "/api/metrics/leads",
   "/api/metrics/daily",
   "/api/activity",
+  "/api/metrics/revenue",
+  "/api/metrics/revenue/daily",
   "/api/relationships",
   "/api/organization",
   "/api/me",
 ];
 const P99_MS = 20;
 
-/** `seededSent`: verified clicks seeded on the sharer's links; its clicks sent must include them. */
+/**
+ * `seeded.sent`: verified clicks seeded on the sharer's links, which its clicks sent must include;
+ * `seeded.revenueSentCents`: the US cents its links earned in the seeded conversions.
+ */
 export async function benchOverview(
   database: string,
   buddy: BuddyProcess,
   token: string,
-  seededSent: number,
+  seeded: { sent: number; revenueSentCents: number },
 ) {
   const headers = { authorization: `Bearer ${token}` };
   const firsts = new Map<string, number>();
@@ -38,7 +44,7 @@ export async function benchOverview(
     const p99 = result.latency.p99;
     const row = {
       database,
-      name: `GET ${path} (1M clicks)`,
+      name: `GET ${path} (${path.includes("revenue") ? "1M conversions" : "1M clicks"})`,
       connections: 1,
       rps: Math.round(result.rps),
       p50: result.latency.p50,
@@ -52,8 +58,17 @@ export async function benchOverview(
       const response = await fetch(`${buddy.origin}${path}`, { headers });
       const { sent } = (await response.json()) as { sent: number };
       row.ratio += `; sent ${sent}`;
-      row.target += `, sent ≥ ${seededSent} seeded`;
-      row.ok &&= sent >= seededSent;
+      row.target += `, sent ≥ ${seeded.sent} seeded`;
+      row.ok &&= sent >= seeded.sent;
+    }
+    if (path === "/api/metrics/revenue") {
+      const response = await fetch(`${buddy.origin}${path}`, { headers });
+      const { sent } = (await response.json()) as { sent: { currency: string; value: number }[] };
+      const dollars = sent.find((total) => total.currency === "USD")?.value ?? 0;
+      const seededDollars = seeded.revenueSentCents / 100;
+      row.ratio += `; USD sent ${dollars}`;
+      row.target += `, USD sent ≥ ${seededDollars} seeded`;
+      row.ok &&= dollars >= seededDollars;
     }
     record(row);
   }

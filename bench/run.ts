@@ -22,7 +22,7 @@ import {
   startBaseline,
 } from "./harness";
 import { benchOverview } from "./metrics";
-import { SEEDED_CLICKS, seedMetrics } from "./metrics-seed";
+import { SEEDED_CLICKS, SEEDED_CONVERSIONS, seedMetrics } from "./metrics-seed";
 import { checkStoredClicks } from "./stored-clicks";
 import { benchTracking } from "./tracking";
 
@@ -133,12 +133,12 @@ async function benchDatabase(database: "PostgreSQL" | "PGlite", databaseUrl: str
       await direct.close();
     }
     console.log(
-      `${database}: seeded ${SEEDED_CLICKS} clicks (${seeded.sent} verified sent by the sharer) and ${seeded.leads} leads in ${seeded.seconds.toFixed(1)} s`,
+      `${database}: seeded ${SEEDED_CLICKS} clicks (${seeded.sent} verified sent by the sharer), ${seeded.leads} leads and ${SEEDED_CONVERSIONS} conversions with revenue in ${seeded.seconds.toFixed(1)} s`,
     );
 
     const second = await startServer({ databaseUrl, dataDir, appSecret });
     try {
-      await benchOverview(database, second, tracking.sharerToken, seeded.sent);
+      await benchOverview(database, second, tracking.sharerToken, seeded);
     } finally {
       await second.stop();
     }

@@ -1,5 +1,5 @@
 import type { Relationship } from "@shared/relationships";
-import type { Activity, DailyMetrics, Metrics, Revenue } from "@shared/tracking";
+import type { Activity, DailyMetrics, DailyRevenue, Metrics, Revenue } from "@shared/tracking";
 import { useQuery } from "@tanstack/react-query";
 
 export const CLICKS_METRICS_PATH = "/api/metrics/clicks";
@@ -7,6 +7,7 @@ export const LEADS_METRICS_PATH = "/api/metrics/leads";
 export const DAILY_METRICS_PATH = "/api/metrics/daily";
 export const ACTIVITY_PATH = "/api/activity";
 export const REVENUE_PATH = "/api/metrics/revenue";
+export const DAILY_REVENUE_PATH = "/api/metrics/revenue/daily";
 /** The same key as the Buddies page, so both share one cache entry and one invalidation. */
 const RELATIONSHIPS_PATH = "/api/relationships";
 
@@ -30,6 +31,11 @@ export function useRevenue(partnerId?: string) {
   return useQuery<Revenue>({ queryKey: [path] });
 }
 
+/** Revenue per day and currency over the same 30 days: only the days and currencies with some. */
+export function useDailyRevenue() {
+  return useQuery<DailyRevenue>({ queryKey: [DAILY_REVENUE_PATH] });
+}
+
 /** Newest first. */
 export function useActivity() {
   return useQuery<Activity>({ queryKey: [ACTIVITY_PATH] });
@@ -47,4 +53,5 @@ export const OVERVIEW_API_PATHS = [
   DAILY_METRICS_PATH,
   ACTIVITY_PATH,
   REVENUE_PATH,
+  DAILY_REVENUE_PATH,
 ] as const;

@@ -4,8 +4,11 @@ import { once } from "@/lib/once";
 export type DayMetrics = DailyMetrics[number];
 export type SeriesKey = Exclude<keyof DayMetrics, "day">;
 
-export type ChartSeries = {
-  key: SeriesKey;
+/** One day of a chart: its date and a number per series key. */
+export type ChartDay<K extends string = string> = { day: string } & Record<K, number>;
+
+export type ChartSeries<K extends string = SeriesKey> = {
+  key: K;
   label: string;
   /** Text colour class; lines, points and the legend draw with `currentColor`. */
   colour: string;
@@ -13,7 +16,7 @@ export type ChartSeries = {
   dashed: boolean;
 };
 
-export const CHART_SERIES: ChartSeries[] = [
+export const CHART_SERIES: ChartSeries<SeriesKey>[] = [
   { key: "clicksSent", label: "Clicks sent", colour: "text-sky-600 dark:text-sky-400", dashed: false },
   {
     key: "clicksReceived",
@@ -84,7 +87,12 @@ export function yPosition(layout: ChartLayout, value: number, max: number): numb
 }
 
 /** The `points` attribute of one series' polyline. */
-export function seriesPoints(days: DailyMetrics, key: SeriesKey, layout: ChartLayout, max: number): string {
+export function seriesPoints<K extends string>(
+  days: readonly ChartDay<K>[],
+  key: K,
+  layout: ChartLayout,
+  max: number,
+): string {
   return days
     .map(
       (day, index) =>
@@ -117,22 +125,42 @@ export function formatDay(day: string): string {
   return Number.isNaN(date.getTime()) ? day : dayFormat().format(date);
 }
 
-export function describeDay(day: DayMetrics): string {
-  const values = CHART_SERIES.map((series) => `${series.label.toLowerCase()} ${day[series.key]}`);
+/** How a chart names and writes its numbers: counts by default, money for the revenue chart. */
+export type ChartText = {
+  /** "Clicks and leads per day": the start of the text alternative. */
+  subject: string;
+  format: (value: number) => string;
+};
+
+const COUNTS: ChartText = { subject: "Clicks and leads per day", format: String };
+
+export function describeDay<K extends string = SeriesKey>(
+  day: ChartDay<NoInfer<K>>,
+  series: readonly ChartSeries<K>[] = CHART_SERIES as unknown as ChartSeries<K>[],
+  text: ChartText = COUNTS,
+): string {
+  const values = series.map((item) => `${item.label.toLowerCase()} ${text.format(day[item.key])}`);
   return `${formatDay(day.day)}: ${values.join(", ")}`;
 }
 
 /** The chart's text alternative: the period and each series' total. */
-export function summarizeDailyMetrics(days: DailyMetrics): string {
+export function summarizeDailyMetrics<K extends string = SeriesKey>(
+  days: readonly ChartDay<NoInfer<K>>[],
+  series: readonly ChartSeries<K>[] = CHART_SERIES as unknown as ChartSeries<K>[],
+  text: ChartText = COUNTS,
+): string {
   const first = days[0];
   const last = days[days.length - 1];
-  if (!first || !last) return "Clicks and leads per day: no data.";
-  const totals = CHART_SERIES.map(
-    (series) => `${series.label.toLowerCase()} ${days.reduce((sum, day) => sum + day[series.key], 0)}`,
+  if (!first || !last) return `${text.subject}: no data.`;
+  const totals = series.map(
+    (item) => `${item.label.toLowerCase()} ${text.format(days.reduce((sum, day) => sum + day[item.key], 0))}`,
   );
-  return `Clicks and leads per day, ${formatDay(first.day)} to ${formatDay(last.day)}. Totals: ${totals.join(", ")}.`;
+  return `${text.subject}, ${formatDay(first.day)} to ${formatDay(last.day)}. Totals: ${totals.join(", ")}.`;
 }
 
-export function maxDailyValue(days: DailyMetrics): number {
-  return Math.max(0, ...days.flatMap((day) => CHART_SERIES.map((series) => day[series.key])));
+export function maxDailyValue<K extends string = SeriesKey>(
+  days: readonly ChartDay<NoInfer<K>>[],
+  series: readonly ChartSeries<K>[] = CHART_SERIES as unknown as ChartSeries<K>[],
+): number {
+  return Math.max(0, ...days.flatMap((day) => series.map((item) => day[item.key])));
 }

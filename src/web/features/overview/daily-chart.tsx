@@ -1,14 +1,17 @@
-import type { DailyMetrics } from "@shared/tracking";
 import { useId, useRef } from "react";
 import {
   CHART_HEIGHT,
   CHART_SERIES,
+  type ChartDay,
+  type ChartSeries,
+  type ChartText,
   chartLayout,
   describeDay,
   formatDay,
   labelledDayIndexes,
   maxDailyValue,
   niceScale,
+  type SeriesKey,
   seriesPoints,
   summarizeDailyMetrics,
   xPosition,
@@ -20,10 +23,10 @@ import { useElementWidth } from "@/features/overview/use-element-width";
 const FALLBACK_WIDTH = 640;
 const DASH = "5 4";
 
-export function ChartLegend() {
+export function ChartLegend({ series: shown = CHART_SERIES }: { series?: readonly ChartSeries<string>[] }) {
   return (
     <ul data-testid="chart-legend" className="flex flex-wrap gap-x-4 gap-y-1 text-xs">
-      {CHART_SERIES.map((series) => (
+      {shown.map((series) => (
         <li key={series.key} className="flex items-center gap-1.5">
           <svg aria-hidden="true" width="20" height="8" className={series.colour}>
             <line
@@ -43,22 +46,47 @@ export function ChartLegend() {
   );
 }
 
+/** What a chart other than the counts of clicks and leads draws (the revenue of one currency). */
+export type ChartKind<K extends string> = {
+  series: readonly ChartSeries<K>[];
+  text: ChartText;
+  /** The picture's title for assistive technology. */
+  title: string;
+  /** The y axis' title. */
+  axis: string;
+};
+
+const COUNTS_CHART: ChartKind<SeriesKey> = {
+  series: CHART_SERIES,
+  text: { subject: "Clicks and leads per day", format: String },
+  title: "Clicks and leads, last 30 days",
+  axis: "Count",
+};
+
 /**
- * Four lines over 30 days in plain SVG. The picture is one image for assistive technology (its
- * title and description carry the totals); each day also has a native tooltip with its numbers.
+ * Lines over 30 days in plain SVG: the four counts, or the revenue of one currency both ways. The
+ * picture is one image for assistive technology (its title and description carry the totals);
+ * each day also has a native tooltip with its numbers.
  */
-export function DailyChart({ days }: { days: DailyMetrics }) {
+export function DailyChart<K extends string = SeriesKey>({
+  days,
+  kind = COUNTS_CHART as unknown as ChartKind<K>,
+}: {
+  days: readonly ChartDay<NoInfer<K>>[];
+  kind?: ChartKind<K>;
+}) {
   const containerRef = useRef<HTMLDivElement>(null);
   const width = useElementWidth(containerRef, FALLBACK_WIDTH);
   const titleId = useId();
   const descriptionId = useId();
 
   const layout = chartLayout(width);
-  const { max, ticks } = niceScale(maxDailyValue(days));
+  const { series: shown, text } = kind;
+  const { max, ticks } = niceScale(maxDailyValue(days, shown));
   const bottom = layout.top + layout.plotHeight;
   const labelled = labelledDayIndexes(days.length, layout);
   const columnWidth = days.length > 1 ? layout.plotWidth / (days.length - 1) : layout.plotWidth;
-  const summary = summarizeDailyMetrics(days);
+  const summary = summarizeDailyMetrics(days, shown, text);
   // On a phone the days are ~9 px apart: smaller dots keep the lines readable.
   const pointRadius = columnWidth < 12 ? 1.75 : 2.5;
 
@@ -74,7 +102,7 @@ export function DailyChart({ days }: { days: DailyMetrics }) {
         height={CHART_HEIGHT}
         className="block overflow-visible"
       >
-        <title id={titleId}>Clicks and leads, last 30 days</title>
+        <title id={titleId}>{kind.title}</title>
         <desc id={descriptionId}>{summary}</desc>
 
         {ticks.map((tick) => {
@@ -95,7 +123,7 @@ export function DailyChart({ days }: { days: DailyMetrics }) {
                 dominantBaseline="middle"
                 className="fill-muted-foreground text-[11px] tabular-nums"
               >
-                {tick}
+                {text.format(tick)}
               </text>
             </g>
           );
@@ -105,7 +133,7 @@ export function DailyChart({ days }: { days: DailyMetrics }) {
           textAnchor="middle"
           className="fill-muted-foreground text-[11px]"
         >
-          Count
+          {kind.axis}
         </text>
 
         {labelled.map((index) => {
@@ -133,7 +161,7 @@ export function DailyChart({ days }: { days: DailyMetrics }) {
           Day
         </text>
 
-        {CHART_SERIES.map((series) => (
+        {shown.map((series) => (
           <g key={series.key} data-series={series.key} className={series.colour}>
             <polyline
               data-testid="chart-line"
@@ -158,9 +186,9 @@ export function DailyChart({ days }: { days: DailyMetrics }) {
         ))}
 
         {days.map((day, index) => (
-          // A transparent column per day: hovering anywhere above the date shows its four numbers.
+          // A transparent column per day: hovering anywhere above the date shows its numbers.
           <g key={day.day} data-testid="chart-day">
-            <title>{describeDay(day)}</title>
+            <title>{describeDay(day, shown, text)}</title>
             <rect
               x={xPosition(layout, index, days.length) - columnWidth / 2}
               y={layout.top}

@@ -1,5 +1,5 @@
 import type { Activity } from "@shared/tracking";
-import { screen, waitFor, within } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { setToken } from "@/lib/session";
 import { jsonResponse, stubFetch } from "@/testing/fetch-stub";
@@ -54,6 +54,10 @@ function signedIn(overrides: Routes = {}) {
     ),
     "GET /api/activity": jsonResponse(200, ACTIVITY),
     "GET /api/organization": jsonResponse(200, makeOrganization()),
+    "GET /api/metrics/revenue/daily": jsonResponse(200, [
+      { day: "2025-03-02", currency: "EUR", sent: 0, received: 1234.5 },
+      { day: "2025-03-02", currency: "USD", sent: 49.99, received: 0 },
+    ]),
     "GET /api/metrics/revenue": jsonResponse(200, {
       sent: [{ currency: "USD", value: 49.99 }],
       received: [
@@ -170,6 +174,27 @@ describe("Overview page", { timeout: 15_000 }, () => {
         .map((amount) => amount.textContent);
     expect(amounts("received")).toEqual(["€1,234.50", "¥5,000"]);
     expect(amounts("sent")).toEqual(["$49.99"]);
+  });
+
+  it("draws one currency's revenue per day when asked, never two currencies added together", async () => {
+    signedIn();
+    renderApp("/dashboard");
+    const card = await screen.findByTestId("daily-chart-card", {}, FIRST_LOAD);
+    const choice = within(await within(card).findByRole("group", { name: "Chart" }, FIRST_LOAD));
+    expect(choice.getAllByRole("button").map((button) => button.textContent)).toEqual([
+      "Clicks & leads",
+      "Revenue (EUR)",
+      "Revenue (USD)",
+    ]);
+    fireEvent.click(choice.getByRole("button", { name: "Revenue (EUR)" }));
+    expect(await within(card).findByText("Revenue in EUR per day")).toBeInTheDocument();
+    const legend = await within(card).findByTestId("chart-legend", {}, FIRST_LOAD);
+    expect(within(legend).getAllByRole("listitem").map((item) => item.textContent)).toEqual([
+      "Revenue sent",
+      "Revenue received",
+    ]);
+    expect(within(card).getByRole("img", { name: "Revenue in EUR, last 30 days" })).toBeInTheDocument();
+    expect(choice.getByRole("button", { name: "Revenue (EUR)" })).toHaveAttribute("aria-pressed", "true");
   });
 
   it("says how to get revenue when there is none yet", async () => {

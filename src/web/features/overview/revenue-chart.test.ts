@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { makeDailyMetrics } from "./daily-metrics-fixture";
+import { revenueChartKind, revenueCurrencies, revenueDays } from "./revenue-chart";
+
+describe("the revenue chart", () => {
+  const days = makeDailyMetrics({});
+  const first = days[0]?.day ?? "";
+  const last = days[days.length - 1]?.day ?? "";
+  const rows = [
+    { day: first, currency: "EUR", sent: 10, received: 0 },
+    { day: last, currency: "USD", sent: 0, received: 49.99 },
+    { day: last, currency: "EUR", sent: 5.5, received: 100 },
+  ];
+
+  it("lists the currencies with revenue, the largest first", () => {
+    expect(revenueCurrencies(rows)).toEqual(["EUR", "USD"]);
+    expect(revenueCurrencies([])).toEqual([]);
+  });
+
+  it("gives one currency's amounts on every day of the period, zeros elsewhere", () => {
+    const euros = revenueDays(days, rows, "EUR");
+    expect(euros).toHaveLength(days.length);
+    expect(euros[0]).toEqual({ day: first, sent: 10, received: 0 });
+    expect(euros[euros.length - 1]).toEqual({ day: last, sent: 5.5, received: 100 });
+    expect(euros.slice(1, -1).every((day) => day.sent === 0 && day.received === 0)).toBe(true);
+  });
+
+  it("writes amounts in the currency", () => {
+    expect(revenueChartKind("JPY").text.format(5000)).toBe("¥5,000");
+    expect(revenueChartKind("USD").text.format(49.99)).toBe("$49.99");
+  });
+});

@@ -1,0 +1,50 @@
+import { formatMoney } from "@shared/money";
+import type { DailyMetrics, DailyRevenue } from "@shared/tracking";
+import type { ChartDay, ChartSeries } from "@/features/overview/chart-geometry";
+
+export type RevenueKey = "received" | "sent";
+
+/** Received dashed, as the received counts are: the chart does not rely on colour alone. */
+export const REVENUE_SERIES: ChartSeries<RevenueKey>[] = [
+  { key: "sent", label: "Revenue sent", colour: "text-sky-600 dark:text-sky-400", dashed: false },
+  {
+    key: "received",
+    label: "Revenue received",
+    colour: "text-emerald-600 dark:text-emerald-400",
+    dashed: true,
+  },
+];
+
+/** The currencies with revenue in the period, the largest total first (amounts never converted). */
+export function revenueCurrencies(rows: DailyRevenue): string[] {
+  const totals = new Map<string, number>();
+  for (const row of rows) totals.set(row.currency, (totals.get(row.currency) ?? 0) + row.sent + row.received);
+  return [...totals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([currency]) => currency);
+}
+
+/** One currency's revenue on each of the chart's days, zeros where it had none. */
+export function revenueDays(
+  days: DailyMetrics,
+  rows: DailyRevenue,
+  currency: string,
+): ChartDay<RevenueKey>[] {
+  const byDay = new Map(rows.filter((row) => row.currency === currency).map((row) => [row.day, row]));
+  return days.map(({ day }) => ({
+    day,
+    sent: byDay.get(day)?.sent ?? 0,
+    received: byDay.get(day)?.received ?? 0,
+  }));
+}
+
+/** Axis ticks and tooltips in the currency, whole units on the axis ("$1,200"). */
+export function revenueChartKind(currency: string) {
+  return {
+    series: REVENUE_SERIES,
+    text: {
+      subject: `Revenue in ${currency} per day`,
+      format: (value: number) => formatMoney(value, currency, "en-US"),
+    },
+    title: `Revenue in ${currency}, last 30 days`,
+    axis: currency,
+  };
+}
