@@ -53,18 +53,37 @@ export const recordConversionSchema = z
     clickId: text("clickId")
       .min(1, { error: "clickId must not be empty" })
       .max(CLICK_ID_MAX_LENGTH)
-      .optional(),
+      .optional()
+      .describe(
+        "The bclickid your landing page received. Required unless customerId names a bound customer.",
+      ),
     customerId: text("customerId")
       .min(1, { error: "customerId must not be empty" })
       .max(CUSTOMER_ID_MAX_LENGTH)
-      .optional(),
+      .optional()
+      .describe(
+        "Your own id for the customer (a Stripe cus_…, a CRM id). With a clickId it binds the customer to that " +
+          "click (the first binding wins); alone, the conversion is credited to the bound click for 365 days.",
+      ),
     type: conversionTypeSchema,
-    value: z.number({ error: "value must be a number" }).optional(),
-    currency: text("currency", { error: "currency must be a string" }).max(8).optional(),
+    value: z
+      .number({ error: "value must be a number" })
+      .optional()
+      .describe(
+        "Money in major units (49.99), never negative, with at most the currency's decimals (0 for JPY).",
+      ),
+    currency: text("currency", { error: "currency must be a string" })
+      .max(8)
+      .optional()
+      .describe("An ISO 4217 code such as USD, EUR or JPY. Default USD."),
     eventId: text("eventId")
       .min(1, { error: "eventId must not be empty" })
       .max(EVENT_ID_MAX_LENGTH)
-      .optional(),
+      .optional()
+      .describe(
+        "Your idempotency key (an order or invoice id): a repeat answers 200 with duplicate:true and the first " +
+          "conversion's id. Distinct event ids let one click carry several conversions of a type (renewals).",
+      ),
     metadata: z
       .record(z.string(), z.unknown(), { error: "metadata must be a JSON object" })
       .superRefine(allowedJson("metadata"))

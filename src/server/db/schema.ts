@@ -4,7 +4,6 @@ import {
   boolean,
   customType,
   date,
-  doublePrecision,
   index,
   integer,
   jsonb,

@@ -146,7 +146,7 @@ export function createGroupCommit<T, R = void>(options: GroupCommitOptions<T, R>
           const { stored, results } =
             typeof outcome === "number" ? { stored: outcome, results: [] } : outcome;
           const late = !answer(() => {
-            batch.forEach((waiting, index) => waiting.resolve(results[index]));
+            for (const [index, waiting] of batch.entries()) waiting.resolve(results[index]);
           });
           const seconds = (performance.now() - started) / 1000;
           observe(options.onCommit, { size: batch.length, stored, seconds, late });

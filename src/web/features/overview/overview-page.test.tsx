@@ -189,10 +189,11 @@ describe("Overview page", { timeout: 15_000 }, () => {
     fireEvent.click(choice.getByRole("button", { name: "Revenue (EUR)" }));
     expect(await within(card).findByText("Revenue in EUR per day")).toBeInTheDocument();
     const legend = await within(card).findByTestId("chart-legend", {}, FIRST_LOAD);
-    expect(within(legend).getAllByRole("listitem").map((item) => item.textContent)).toEqual([
-      "Revenue sent",
-      "Revenue received",
-    ]);
+    expect(
+      within(legend)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["Revenue sent", "Revenue received"]);
     expect(within(card).getByRole("img", { name: "Revenue in EUR, last 30 days" })).toBeInTheDocument();
     expect(choice.getByRole("button", { name: "Revenue (EUR)" })).toHaveAttribute("aria-pressed", "true");
   });

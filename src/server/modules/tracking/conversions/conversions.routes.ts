@@ -85,10 +85,18 @@ export async function conversionsRoutes(app: FastifyInstance) {
           type: text("type", { trim: false }).max(32).optional(),
           org: text("org", { trim: false }).max(100).optional(),
           // Text, read as written: money is never parsed through floating point (CONTRACT §8).
-          value: text("value").max(32).optional(),
-          currency: text("currency").max(8).optional(),
-          customerId: text("customerId").min(1).max(CUSTOMER_ID_MAX_LENGTH).optional(),
-          eventId: text("eventId").min(1).max(EVENT_ID_MAX_LENGTH).optional(),
+          value: text("value").max(32).optional().describe("Money in major units, e.g. 49.99."),
+          currency: text("currency").max(8).optional().describe("ISO 4217 code, default USD."),
+          customerId: text("customerId")
+            .min(1)
+            .max(CUSTOMER_ID_MAX_LENGTH)
+            .optional()
+            .describe("Your id for the customer: binds it to this click (the first binding wins)."),
+          eventId: text("eventId")
+            .min(1)
+            .max(EVENT_ID_MAX_LENGTH)
+            .optional()
+            .describe("Your idempotency key: a repeat records nothing."),
         }),
       },
     },

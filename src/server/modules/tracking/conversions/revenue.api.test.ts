@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conversions } from "../../../db/schema";
-import { createOrganization, createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../../testing/app";
+import { createOrganization, createTestApp, type TestApp } from "../../../testing/app";
 import { clickThrough, createSharedAds } from "../../../testing/buddies";
 
 /** CONTRACT §8 through the API: money, customers, event ids and the revenue read. */
