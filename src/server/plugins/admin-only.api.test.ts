@@ -6,6 +6,7 @@ import {
   memberships,
   organizationLogos,
   organizations,
+  stripeConnections,
   teamInvitations,
 } from "../db/schema";
 import { addMember, createOrganization, createTestApp, type TestApp } from "../testing/app";
@@ -56,6 +57,12 @@ const ADMIN_ONLY = [
   { method: "POST", url: "/api/billing/portal" },
   { method: "POST", url: "/api/billing/cancel" },
   { method: "POST", url: "/api/billing/reactivate" },
+  {
+    method: "PUT",
+    url: "/api/integrations/stripe",
+    payload: { webhookSecret: "whsec_memberWantsToConnect0123" },
+  },
+  { method: "DELETE", url: "/api/integrations/stripe" },
 ] as const;
 
 /** What an admin-only call could change, read back for the organization. */
@@ -69,6 +76,7 @@ async function organizationState() {
     await db.select().from(apiKeys).where(eq(apiKeys.organizationId, org)),
     await db.select().from(teamInvitations).where(eq(teamInvitations.organizationId, org)),
     await db.select().from(billingAccounts).where(eq(billingAccounts.organizationId, org)),
+    await db.select().from(stripeConnections).where(eq(stripeConnections.organizationId, org)),
   ]);
 }
 
