@@ -40,6 +40,17 @@ describe("group commit", () => {
     ]);
   });
 
+  it("hands each row its own result when the writer gives one per row", async () => {
+    const commit = createGroupCommit<number, string>({
+      write: async (rows) => ({ stored: rows.length - 1, results: rows.map((row) => `result of ${row}`) }),
+    });
+    expect(await Promise.all([1, 2, 3].map((row) => commit.add(row)))).toEqual([
+      "result of 1",
+      "result of 2",
+      "result of 3",
+    ]);
+  });
+
   it("fails every row of a failed write, and keeps going with the next", async () => {
     let fail = true;
     const commit = createGroupCommit<string>({

@@ -4,11 +4,13 @@ import type { DbOrTx } from "../../db/client";
 import {
   billingAccounts,
   collateral,
+  customerBindings,
   dismissedSuggestions,
   memberships,
   notificationPreferences,
   relationships,
   sessions,
+  stripeConnections,
   teamInvitations,
 } from "../../db/schema";
 import { revokeAllApiKeys } from "../api-keys/api-keys.service";
@@ -21,9 +23,11 @@ import { revokeAllApiKeys } from "../api-keys/api-keys.service";
  * - every membership, active or pending, is removed, and the sessions of those who were active
  *   end: the new admin starts from a clean team, and colleagues ask to join again;
  * - every API key is revoked (the caller makes every instance forget the returned hashes);
- * - what they set up for it goes: its billing account (their Stripe customer), notification
- *   settings, its own relationships (a block list would hide the real company from its partners),
- *   dismissed suggestions, and the ads it wrote.
+ * - what they set up for it goes: its billing account (their Stripe customer), their Stripe
+ *   connection (their signing secret would go on recording purchases), the customers they bound to
+ *   clicks (the owner's customer ids would meet theirs), notification settings, its own
+ *   relationships (a block list would hide the real company from its partners), dismissed
+ *   suggestions, and the ads it wrote.
  * What others hold to it (their Buddies and block-list entries, ads they wrote for it) stays: that
  * is why the organization is taken over rather than created anew. Runs in the takeover's
  * transaction, with the organization's row locked.
@@ -51,6 +55,8 @@ export async function endPreviousHolders(
   for (const keyHash of revokedKeyHashes) await changes.publish(tx, CHANNELS.apiKeyRevoked, keyHash);
 
   await tx.delete(billingAccounts).where(eq(billingAccounts.organizationId, organizationId));
+  await tx.delete(stripeConnections).where(eq(stripeConnections.organizationId, organizationId));
+  await tx.delete(customerBindings).where(eq(customerBindings.organizationId, organizationId));
   await tx.delete(notificationPreferences).where(eq(notificationPreferences.organizationId, organizationId));
   await tx.delete(relationships).where(eq(relationships.sourceOrgId, organizationId));
   await tx.delete(dismissedSuggestions).where(eq(dismissedSuggestions.organizationId, organizationId));

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { billingAccounts, organizations } from "../../db/schema";
+import { billingAccounts, customerBindings, organizations } from "../../db/schema";
 import {
   authHeader,
   createApiKey,
@@ -113,6 +113,19 @@ describe("the pre-positioning attack", () => {
     await t.database.db
       .insert(billingAccounts)
       .values({ organizationId: squatter.organizationId, stripeCustomerId: `cus_squat_${Date.now()}` });
+    const stripe = await t.app.inject({
+      method: "PUT",
+      url: "/api/integrations/stripe",
+      headers: squatter.headers,
+      payload: { webhookSecret: "whsec_squatterSigningSecret0123456" },
+    });
+    expect(stripe.statusCode).toBe(200);
+    await t.database.db.insert(customerBindings).values({
+      organizationId: squatter.organizationId,
+      customerId: "cus_squatters_customer",
+      clickId: "x".repeat(40),
+      sourceOrgId: squatter.organizationId,
+    });
     // What the old website change left behind: the organization on a domain nobody proved, with
     // its members, invitation and key.
     await t.database.db
@@ -163,5 +176,14 @@ describe("the pre-positioning attack", () => {
       .from(billingAccounts)
       .where(eq(billingAccounts.organizationId, squatter.organizationId));
     expect(billing).toEqual([]);
+    // Nor their Stripe: its secret signs nothing for the owner, and their customers are unbound.
+    expect(
+      (await t.app.inject({ url: "/api/integrations/stripe", headers: owner.headers })).json().connected,
+    ).toBe(false);
+    const bound = await t.database.db
+      .select()
+      .from(customerBindings)
+      .where(eq(customerBindings.organizationId, squatter.organizationId));
+    expect(bound).toEqual([]);
   });
 });
