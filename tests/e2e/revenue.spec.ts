@@ -88,11 +88,15 @@ test("a purchase through Stripe shows as revenue received by the advertiser and 
   await expect(revenue.getByTestId("revenue-received").getByTestId("revenue-amount")).toHaveText(["$49.99"]);
   await expect(revenue.getByTestId("revenue-sent").getByTestId("revenue-amount")).toHaveCount(0);
 
-  // The sharer sent it: on its overview and on the advertiser's Buddy page, on a phone too.
+  // The sharer sent it: on its overview, its chart, and on the advertiser's Buddy page, on a phone too.
   await signIn(page, sharer.token);
   await page.goto("/dashboard");
   await expect(revenue.getByTestId("revenue-sent").getByTestId("revenue-amount")).toHaveText(["$49.99"]);
   await expect(revenue.getByTestId("revenue-received").getByTestId("revenue-amount")).toHaveCount(0);
+  const chart = page.getByTestId("daily-chart-card");
+  await chart.getByRole("button", { name: "Revenue (USD)" }).click();
+  await expect(chart.getByRole("img", { name: "Revenue in USD, last 30 days" })).toBeVisible();
+  await chart.screenshot({ path: testInfo.outputPath("revenue-chart-desktop.png") });
   await page.setViewportSize({ width: 390, height: 844 });
   await revenue.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath("revenue-overview-390.png"), fullPage: true });
