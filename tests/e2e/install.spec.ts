@@ -24,7 +24,8 @@ test("Settings → Install shows both scripts for this organization, served from
   await expect(conversion.getByLabel("Conversion tracking script")).toHaveText(conversionTag);
   await expect(conversion).toContainText("conversion confirmation pages");
   await expect(conversion.getByLabel("Conversion call")).toHaveText(
-    "window.buddy.conversion('purchase', 49);",
+    "window.buddy.conversion('purchase', 49);\n" +
+      "window.buddy.conversion('purchase', 49.99, { currency: 'EUR', customerId: 'cus_123', eventId: 'order_1001' });",
   );
   await expect(conversion.getByLabel("Server conversion request")).toContainText(
     `curl -X POST ${baseUrl}/api/marketing/conversion`,

@@ -108,4 +108,18 @@ test("a purchase through Stripe shows as revenue received by the advertiser and 
   await expect(pair.getByRole("heading", { name: `Revenue with ${advertiserName}` })).toBeVisible();
   await expect(pair.getByTestId("revenue-sent").getByTestId("revenue-amount")).toHaveText(["$49.99"]);
   await page.screenshot({ path: testInfo.outputPath("revenue-buddy-390.png"), fullPage: true });
+
+  // The API docs document the customer, the event id, the currency and Stripe's webhook.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/dashboard/api-docs");
+  await page.getByRole("tab", { name: "Conversion Tracking" }).click();
+  const call = page
+    .getByTestId("api-operation")
+    .filter({ hasText: "Record a conversion (server to server)" });
+  for (const field of ["customerId", "eventId", "currency"])
+    await expect(call.getByTestId("request-body-table").getByText(field, { exact: true })).toBeVisible();
+  await expect(call.getByText(/Your idempotency key/)).toBeVisible();
+  const webhook = page.getByTestId("api-operation").filter({ hasText: "Stripe webhook" });
+  await expect(webhook.getByText(/checkout\.session\.completed and invoice\.paid/)).toBeVisible();
+  await webhook.screenshot({ path: testInfo.outputPath("api-docs-stripe-webhook.png") });
 });

@@ -130,6 +130,8 @@ export type ChartText = {
   /** "Clicks and leads per day": the start of the text alternative. */
   subject: string;
   format: (value: number) => string;
+  /** The y axis' labels, when they need to be shorter than `format` writes (a compact "$12K"). */
+  formatTick?: (value: number) => string;
 };
 
 const COUNTS: ChartText = { subject: "Clicks and leads per day", format: String };

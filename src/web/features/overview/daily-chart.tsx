@@ -123,7 +123,7 @@ export function DailyChart<K extends string = SeriesKey>({
                 dominantBaseline="middle"
                 className="fill-muted-foreground text-[11px] tabular-nums"
               >
-                {text.format(tick)}
+                {(text.formatTick ?? text.format)(tick)}
               </text>
             </g>
           );

@@ -28,5 +28,8 @@ describe("the revenue chart", () => {
   it("writes amounts in the currency", () => {
     expect(revenueChartKind("JPY").text.format(5000)).toBe("¥5,000");
     expect(revenueChartKind("USD").text.format(49.99)).toBe("$49.99");
+    // The axis stays within its margin however large the amounts.
+    expect(revenueChartKind("USD").text.formatTick(12_000)).toBe("$12K");
+    expect(revenueChartKind("USD").text.formatTick(60)).toBe("$60");
   });
 });

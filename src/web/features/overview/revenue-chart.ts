@@ -36,13 +36,21 @@ export function revenueDays(
   }));
 }
 
-/** Axis ticks and tooltips in the currency, whole units on the axis ("$1,200"). */
+/** Tooltips in the currency to the cent; the axis short enough for its margin ("$12K"). */
 export function revenueChartKind(currency: string) {
+  const compact = new Intl.NumberFormat("en-US", {
+    style: "currency",
+    currency,
+    notation: "compact",
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 1,
+  });
   return {
     series: REVENUE_SERIES,
     text: {
       subject: `Revenue in ${currency} per day`,
       format: (value: number) => formatMoney(value, currency, "en-US"),
+      formatTick: (value: number) => compact.format(value),
     },
     title: `Revenue in ${currency}, last 30 days`,
     axis: currency,
