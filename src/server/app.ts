@@ -32,6 +32,7 @@ import {
   type DomainProverOptions,
 } from "./modules/domain-control/domain-prover";
 import { reviewLegacyEmailProofs } from "./modules/domain-control/legacy-proof-review";
+import { exportsRoutes } from "./modules/exports/exports.routes";
 import { stripeRoutes } from "./modules/integrations/stripe.routes";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes";
 import { onboardingRoutes } from "./modules/onboarding/onboarding.routes";
@@ -301,6 +302,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamRoutes);
   await app.register(billingRoutes, { gateway: deps.billingGateway });
   await app.register(stripeRoutes);
+  await app.register(exportsRoutes);
   await app.register(notificationsRoutes);
   await app.register(redirectRoutes);
   await app.register(dashboardFiguresRoutes);

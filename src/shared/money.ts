@@ -89,6 +89,14 @@ export function toMajorUnits(minor: number, currency: string): number {
   return minor / 10 ** currencyExponent(currency);
 }
 
+/** Minor units as an exact decimal string with the currency's decimals: 4999 USD is "49.99". */
+export function formatMinorUnits(minor: number, currency: string): string {
+  const exponent = currencyExponent(currency);
+  if (exponent === 0) return String(minor);
+  const digits = String(Math.abs(minor)).padStart(exponent + 1, "0");
+  return `${minor < 0 ? "-" : ""}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+}
+
 /** An amount for people: "$49.99", "¥500", "€1,234.50", in the reader's locale. */
 export function formatMoney(value: number, currency: string, locale?: string): string {
   return new Intl.NumberFormat(locale, { style: "currency", currency }).format(value);

@@ -4,9 +4,10 @@ import { forbidden, unauthorized } from "../errors";
 
 /**
  * What a route admits (ARCHITECTURE §2): `user` any signed-in user, `member` one with an
- * organization, `admin` that organization's admins, `apiKey` a live key in `x-api-key` (public API).
+ * organization, `admin` that organization's admins, `apiKey` a live key in `x-api-key` (public API),
+ * `memberOrApiKey` either of the two (the exports: a person in the dashboard, or a script).
  */
-export type Access = "public" | "user" | "member" | "admin" | "apiKey";
+export type Access = "public" | "user" | "member" | "admin" | "apiKey" | "memberOrApiKey";
 
 /** Who is signed in, and their active membership (modules/auth/sessions.ts resolves a token). */
 export type SessionAuth = {
@@ -95,6 +96,17 @@ export function registerAuth(app: FastifyInstance, options: { resolveSession: Se
     if (access === "admin" && auth.role !== "admin") throw forbidden("Only admins can do this");
   };
 
+  const checkMember = checkSession("member");
+  // A key, when one is sent, decides alone: a request never mixes two identities.
+  const checkMemberOrApiKey = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: (error?: Error) => void,
+  ) => {
+    if (request.headers["x-api-key"] !== undefined) return checkApiKey(request, reply, done);
+    checkMember(request).then(() => done(), done);
+  };
+
   // Each route's check is chosen when it is added, not looked up on every request; public routes
   // get no hook at all, so the redirects and the pixel answer without one.
   app.addHook("onRoute", (route) => {
@@ -102,7 +114,12 @@ export function registerAuth(app: FastifyInstance, options: { resolveSession: Se
     if (!access) throw new Error(`Route ${route.method} ${route.url} declares no access`);
     for (const method of [route.method].flat()) routeAccess.push({ method, url: route.url, access });
     if (access === "public") return;
-    const check = access === "apiKey" ? checkApiKey : checkSession(access);
+    const check =
+      access === "apiKey"
+        ? checkApiKey
+        : access === "memberOrApiKey"
+          ? checkMemberOrApiKey
+          : checkSession(access);
     // Route-level hooks run after the global ones, so security headers are already set.
     const own = route.onRequest ? [route.onRequest].flat() : [];
     route.onRequest = [check, ...own];
@@ -134,6 +151,11 @@ export async function resolveOptionalMember(
   if (!token) return null;
   const auth = await signIn(app, request, token);
   return auth.organizationId && auth.role ? (auth as MemberAuth) : null;
+}
+
+/** The caller's organization on a `memberOrApiKey` route: the key's, or the signed-in member's. */
+export function requireOrganizationId(request: FastifyRequest): string {
+  return request.apiKeyAuth?.organizationId ?? requireMember(request).organizationId;
 }
 
 /** The organization whose API key made the request, for handlers of apiKey routes. */

@@ -15,6 +15,8 @@ describe("the published OpenAPI document", () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         "/api/ads",
+        "/api/exports/clicks.csv",
+        "/api/exports/conversions.csv",
         "/api/integrations/stripe/webhook/{organizationId}",
         "/api/marketing/conversion",
         "/api/marketing/conversion/{clickId}",

@@ -11,6 +11,8 @@ const PUBLIC_API = new Set([
   "/s/:code",
   "/api/tracking/click.js",
   "/api/tracking/conversion.js",
+  "/api/exports/conversions.csv",
+  "/api/exports/clicks.csv",
   // Called by Stripe, with the organization's own signing secret (CONTRACT §8).
   "/api/integrations/stripe/webhook/:organizationId",
 ]);
@@ -39,7 +41,10 @@ export async function registerOpenApi(app: FastifyInstance) {
       },
       servers: [{ url: app.config.publicUrl }],
       components: {
-        securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
+        securitySchemes: {
+          apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
+          bearer: { type: "http", scheme: "bearer", description: "A session token of the dashboard." },
+        },
       },
       tags: [
         { name: API_TAGS.ads, description: "Partner ads, ready to paste into an e-mail." },

@@ -92,6 +92,8 @@ beforeAll(async () => {
       eventId: "evt_fuzz",
     },
     "GET /api/metrics/revenue": { partnerId: buddies.partner.organizationId },
+    "GET /api/exports/conversions.csv": { from: "2026-01-01", to: "2026-01-31" },
+    "GET /api/exports/clicks.csv": { from: "2026-01-01", to: "2026-01-31" },
   };
   const bodies: Record<string, Record<string, unknown>> = {
     "POST /api/auth": { mode: "login", email: "nobody@fuzz.example", password: "Wrong-passw0rd!" },

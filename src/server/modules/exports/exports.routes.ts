@@ -1,0 +1,93 @@
+import {
+  CLICK_EXPORT_COLUMNS,
+  CONVERSION_EXPORT_COLUMNS,
+  EXPORT_MAX_DAYS,
+  type ExportQuery,
+  exportQuerySchema,
+} from "@shared/exports";
+import { errorBodySchema } from "@shared/http";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { requireOrganizationId } from "../../plugins/auth";
+import { API_TAGS } from "../../plugins/openapi";
+import { csvStream } from "./csv";
+import { type ExportKind, exportRows } from "./export-rows";
+
+const DAY_MS = 86_400_000;
+
+/** The query's days as UTC instants: from midnight on `from` to midnight after `to`. */
+function rangeOf({ from, to }: ExportQuery) {
+  return {
+    start: `${from}T00:00:00Z`,
+    end: new Date(Date.parse(`${to}T00:00:00Z`) + DAY_MS).toISOString(),
+  };
+}
+
+const EXPORTS: Record<ExportKind, { columns: readonly string[]; summary: string; description: string }> = {
+  conversions: {
+    columns: CONVERSION_EXPORT_COLUMNS,
+    summary: "Export conversions (CSV)",
+    description:
+      "Every conversion of your organization between `from` and `to` (UTC days, both included, at most " +
+      `${EXPORT_MAX_DAYS} days), in both directions: \`sent\` when your link earned it at a partner, \`received\` ` +
+      "when a partner's link earned it for you. Columns: " +
+      `${CONVERSION_EXPORT_COLUMNS.join(", ")}. \`value\` is in major units with the currency's decimals.`,
+  },
+  clicks: {
+    columns: CLICK_EXPORT_COLUMNS,
+    summary: "Export clicks (CSV)",
+    description:
+      "Every stored click on your organization's links and on partners' links to you between `from` and `to` " +
+      `(UTC days, both included, at most ${EXPORT_MAX_DAYS} days). Columns: ${CLICK_EXPORT_COLUMNS.join(", ")}; ` +
+      "`counted` is false for bots, repeats and bursts, which are stored but not counted.",
+  },
+};
+
+/**
+ * CONTRACT §9 exports, for a person signed in to the dashboard or a script with an API key:
+ * streamed as the client reads (export-rows.ts), quoted as RFC 4180 says, with formulas defused.
+ */
+export async function exportsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  for (const kind of ["conversions", "clicks"] as const) {
+    const { columns, summary, description } = EXPORTS[kind];
+    r.get(
+      `/api/exports/${kind}.csv`,
+      {
+        config: { access: "memberOrApiKey", securityHeaders: "api" },
+        schema: {
+          tags: [API_TAGS.conversions],
+          summary,
+          description,
+          security: [{ apiKey: [] }, { bearer: [] }],
+          querystring: exportQuerySchema,
+          response: {
+            200: z.string().describe("text/csv, with a header row"),
+            400: errorBodySchema,
+            401: errorBodySchema,
+            403: errorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const organizationId = requireOrganizationId(request);
+        const { from, to } = request.query;
+        const rows = exportRows(app.db, kind, organizationId, rangeOf(request.query));
+        // A stream, which Fastify sends as it is: the route's 200 schema only documents it.
+        return (reply as FastifyReply)
+          .type("text/csv; charset=utf-8")
+          .header("content-disposition", `attachment; filename="${kind}-${from}-to-${to}.csv"`)
+          .header("cache-control", "no-store")
+          .send(
+            csvStream(
+              columns,
+              (async function* () {
+                for await (const row of rows) yield row.cells;
+              })(),
+            ),
+          );
+      },
+    );
+  }
+}

@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+/** CONTRACT §9: an export covers at most this many days, both ends included. */
+export const EXPORT_MAX_DAYS = 366;
+
+export const EXPORT_MESSAGES = {
+  date: (field: "from" | "to") => `${field} is required, as a date: YYYY-MM-DD`,
+  order: "from must not be after to",
+  span: `An export covers at most ${EXPORT_MAX_DAYS} days`,
+} as const;
+
+const DAY_MS = 86_400_000;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A real calendar date written YYYY-MM-DD ("2026-02-30" is refused, not rolled over). */
+function isIsoDate(value: string): boolean {
+  if (!ISO_DATE.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+const dateField = (field: "from" | "to") =>
+  z
+    .string({ error: EXPORT_MESSAGES.date(field) })
+    .refine(isIsoDate, { error: EXPORT_MESSAGES.date(field) })
+    .describe(`${field === "from" ? "First" : "Last"} day, UTC, included (YYYY-MM-DD).`);
+
+export const exportQuerySchema = z
+  .object({ from: dateField("from"), to: dateField("to") })
+  .superRefine(({ from, to }, ctx) => {
+    if (!isIsoDate(from) || !isIsoDate(to)) return;
+    const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
+    if (days < 1) ctx.addIssue({ code: "custom", message: EXPORT_MESSAGES.order, path: ["from"] });
+    else if (days > EXPORT_MAX_DAYS)
+      ctx.addIssue({ code: "custom", message: EXPORT_MESSAGES.span, path: ["to"] });
+  });
+export type ExportQuery = z.infer<typeof exportQuerySchema>;
+
+/** The header rows, exactly as CONTRACT §9 names them. */
+export const CONVERSION_EXPORT_COLUMNS = [
+  "id",
+  "occurred_at",
+  "direction",
+  "type",
+  "partner_id",
+  "partner_name",
+  "click_id",
+  "customer_id",
+  "value",
+  "currency",
+  "event_id",
+  "collateral_id",
+] as const;
+
+export const CLICK_EXPORT_COLUMNS = [
+  "id",
+  "occurred_at",
+  "direction",
+  "partner_id",
+  "partner_name",
+  "collateral_id",
+  "counted",
+] as const;
