@@ -9,8 +9,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "../src/server/db/client";
-import { type BuddyProcess, startBuddy } from "../src/server/testing/buddy-process";
+import { type BuddyProcess, freePort, startBuddy } from "../src/server/testing/buddy-process";
 import { createScratchDatabase } from "../src/server/testing/database";
+import { benchExport } from "./exports";
 import {
   cores,
   describeRatio,
@@ -34,11 +35,21 @@ const DATABASES = new Set((process.env.BENCH_DATABASES ?? "PostgreSQL,PGlite").s
  * The server as production runs it: logging at the default level, its lines going down a pipe
  * (as to a log collector) rather than onto the bench's terminal.
  */
-async function startServer(options: { databaseUrl: string | undefined; dataDir: string; appSecret: string }) {
+async function startServer(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  appSecret: string;
+  /** Prometheus on this port: the process's own figures (its heap) for the bench to read. */
+  metricsPort?: number;
+}) {
+  const { metricsPort, ...rest } = options;
   const buddy = await startBuddy({
-    ...options,
+    ...rest,
     stdio: "capture",
-    env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info" },
+    env: {
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info",
+      ...(metricsPort === undefined ? {} : { METRICS_PORT: String(metricsPort), METRICS_HOST: "127.0.0.1" }),
+    },
   });
   pinServer(buddy.pid);
   return buddy;
@@ -136,9 +147,11 @@ async function benchDatabase(database: "PostgreSQL" | "PGlite", databaseUrl: str
       `${database}: seeded ${SEEDED_CLICKS} clicks (${seeded.sent} verified sent by the sharer), ${seeded.leads} leads and ${SEEDED_CONVERSIONS} conversions with revenue in ${seeded.seconds.toFixed(1)} s`,
     );
 
-    const second = await startServer({ databaseUrl, dataDir, appSecret });
+    const metricsPort = await freePort();
+    const second = await startServer({ databaseUrl, dataDir, appSecret, metricsPort });
     try {
       await benchOverview(database, second, tracking.sharerToken, seeded);
+      await benchExport(database, second, tracking.sharerToken, `http://127.0.0.1:${metricsPort}`);
     } finally {
       await second.stop();
     }

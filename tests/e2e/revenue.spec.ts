@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import Stripe from "stripe";
 import { createOnboardedAccount } from "./accounts";
 import { type CollateralRecord, createCollateral } from "./collateral-api";
@@ -93,6 +94,21 @@ test("a purchase through Stripe shows as revenue received by the advertiser and 
   await page.goto("/dashboard");
   await expect(revenue.getByTestId("revenue-sent").getByTestId("revenue-amount")).toHaveText(["$49.99"]);
   await expect(revenue.getByTestId("revenue-received").getByTestId("revenue-amount")).toHaveCount(0);
+  // The sharer exports its conversions: the purchase, as sent, with its value in dollars.
+  await page.getByRole("button", { name: "Export CSV" }).click();
+  const exportDialog = page.getByRole("dialog");
+  const downloading = page.waitForEvent("download");
+  await exportDialog.getByRole("button", { name: "Download" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^conversions-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = await readFile((await download.path()) ?? "", "utf8");
+  expect(csv.split("\r\n")[0]).toBe(
+    "id,occurred_at,direction,type,partner_id,partner_name,click_id,customer_id,value,currency,event_id,collateral_id",
+  );
+  expect(csv).toContain(`,sent,purchase,${advertiser.organizationId},`);
+  expect(csv).toContain(`,${clickId},cus_e2e,49.99,USD,`);
+  await expect(exportDialog).toBeHidden();
+
   const chart = page.getByTestId("daily-chart-card");
   await chart.getByRole("button", { name: "Revenue (USD)" }).click();
   await expect(chart.getByRole("img", { name: "Revenue in USD, last 30 days" })).toBeVisible();

@@ -70,6 +70,26 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   return data as T;
 }
 
+/**
+ * A same-origin file answered to the signed-in user (a CSV export): its bytes and the name the
+ * server gave it. Failures throw an ApiError with the server's message, as `apiRequest` does.
+ */
+export async function apiDownload(path: string): Promise<{ blob: Blob; filename: string | null }> {
+  const headers = new Headers();
+  const token = getToken();
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+  const response = await fetch(path, { headers, credentials: "include" });
+  if (!response.ok) {
+    const text = await response.text();
+    const error = new ApiError(response.status, parseJson(text) ?? text, defaultErrorMessage(response, text));
+    if (error.clearsToken) clearSession();
+    throw error;
+  }
+  const disposition = response.headers.get("content-disposition") ?? "";
+  const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? null;
+  return { blob: await response.blob(), filename };
+}
+
 /** For notices (SPEC §8): the server's message when it sent one, else the action's fallback text. */
 export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError ? (error.serverMessage ?? fallback) : fallback;

@@ -17,6 +17,12 @@ const PAGE_ROWS = 2_000;
 /** A row as the CSV writes it; `at` and `id` order the rows and resume the next page. */
 export type ExportRow = { at: string; id: string; cells: (string | null)[] };
 
+/*
+ * Each page resumes with two conditions on time: the plain bound lets the (organization, time)
+ * index start at the last row read, and the row comparison skips that row and its equals before
+ * it. The row comparison alone is only a filter: every page would scan the range from its start.
+ */
+
 /** Microseconds, UTC, ISO 8601: exact, so the next page resumes after the last row and not before. */
 const ISO_AT = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
@@ -42,7 +48,7 @@ function conversionPage(
     left join click_events e on e.id = c.click_id
     where c.${own} = ${organizationId}
       and c.created_at >= ${range.start}::timestamptz and c.created_at < ${range.end}::timestamptz
-      ${after ? sql`and (c.created_at, c.id) > (${after.at}::timestamptz, ${after.id})` : sql``}
+      ${after ? sql`and c.created_at >= ${after.at}::timestamptz and (c.created_at, c.id) > (${after.at}::timestamptz, ${after.id})` : sql``}
     order by c.created_at, c.id
     limit ${PAGE_ROWS}`;
 }
@@ -61,7 +67,7 @@ function clickPage(
     left join organizations p on p.id = e.${partner}
     where e.${own} = ${organizationId}
       and e.occurred_at >= ${range.start}::timestamptz and e.occurred_at < ${range.end}::timestamptz
-      ${after ? sql`and (e.occurred_at, e.id) > (${after.at}::timestamptz, ${after.id})` : sql``}
+      ${after ? sql`and e.occurred_at >= ${after.at}::timestamptz and (e.occurred_at, e.id) > (${after.at}::timestamptz, ${after.id})` : sql``}
     order by e.occurred_at, e.id
     limit ${PAGE_ROWS}`;
 }

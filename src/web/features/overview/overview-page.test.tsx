@@ -1,8 +1,8 @@
 import type { Activity } from "@shared/tracking";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { setToken } from "@/lib/session";
-import { jsonResponse, stubFetch } from "@/testing/fetch-stub";
+import { fetchCalls, jsonResponse, stubFetch } from "@/testing/fetch-stub";
 import { makeOrganization, makeRelationship } from "@/testing/fixtures";
 import { makeUser, renderApp } from "@/testing/render-app";
 import { makeDailyMetrics } from "./daily-metrics-fixture";
@@ -196,6 +196,35 @@ describe("Overview page", { timeout: 15_000 }, () => {
     ).toEqual(["Revenue sent", "Revenue received"]);
     expect(within(card).getByRole("img", { name: "Revenue in EUR, last 30 days" })).toBeInTheDocument();
     expect(choice.getByRole("button", { name: "Revenue (EUR)" })).toHaveAttribute("aria-pressed", "true");
+  });
+
+  it("exports a CSV for the chosen days and says what the server refused", async () => {
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    const path = (from: string, to: string) => `GET /api/exports/conversions.csv?from=${from}&to=${to}`;
+    const fetchMock = signedIn({
+      [path(day(29), day(0))]: new Response("id,occurred_at\r\n", {
+        status: 200,
+        headers: {
+          "content-type": "text/csv",
+          "content-disposition": 'attachment; filename="conversions.csv"',
+        },
+      }),
+      [path("2024-01-01", day(0))]: jsonResponse(400, { message: "An export covers at most 366 days" }),
+    });
+    const createObjectURL = vi.fn(() => "blob:export");
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    renderApp("/dashboard");
+    fireEvent.click(await screen.findByRole("button", { name: "Export CSV" }, FIRST_LOAD));
+    const dialog = within(await screen.findByRole("dialog"));
+    fireEvent.click(dialog.getByRole("button", { name: "Download" }));
+    await waitFor(() => expect(createObjectURL).toHaveBeenCalledTimes(1));
+    expect(fetchCalls(fetchMock)).toContain(path(day(29), day(0)));
+
+    fireEvent.click(await screen.findByRole("button", { name: "Export CSV" }));
+    const again = within(await screen.findByRole("dialog"));
+    fireEvent.change(again.getByLabelText("From"), { target: { value: "2024-01-01" } });
+    fireEvent.click(again.getByRole("button", { name: "Download" }));
+    expect(await again.findByText("An export covers at most 366 days")).toBeInTheDocument();
   });
 
   it("says how to get revenue when there is none yet", async () => {

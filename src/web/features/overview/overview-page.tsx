@@ -1,5 +1,6 @@
 import { PageHeader } from "@/components/layout/page-header";
 import { DailyChartCard } from "@/features/overview/daily-chart-card";
+import { ExportCsvDialog } from "@/features/overview/export-csv-dialog";
 import { OrganizationProfileCard } from "@/features/overview/organization-profile-card";
 import { RecentActivityCard } from "@/features/overview/recent-activity-card";
 import { RevenueCard } from "@/features/overview/revenue-card";
@@ -12,7 +13,9 @@ import { StatCards } from "@/features/overview/stat-cards";
 export function OverviewPage() {
   return (
     <div className="grid grid-cols-1 gap-6">
-      <PageHeader title="Overview" />
+      <PageHeader title="Overview">
+        <ExportCsvDialog />
+      </PageHeader>
       <StatCards />
       <RevenueCard />
       <DailyChartCard />

@@ -1,0 +1,131 @@
+import { EXPORT_MAX_DAYS } from "@shared/exports";
+import { Download } from "lucide-react";
+import { useId, useState } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/components/ui/dialog";
+import { FormMessage } from "@/components/ui/form-message";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { apiDownload, errorMessage } from "@/lib/api-client";
+
+const DAY_MS = 86_400_000;
+const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+type Kind = "conversions" | "clicks";
+const KINDS: { value: Kind; label: string }[] = [
+  { value: "conversions", label: "Conversions" },
+  { value: "clicks", label: "Clicks" },
+];
+
+/** Saves a downloaded file under the server's name, through a link the page clicks for the user. */
+function save(blob: Blob, filename: string) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/**
+ * The overview's 'Export CSV' (CONTRACT §9): conversions or clicks, both directions, for UTC days
+ * from and to (30 days by default, at most 366). The server checks the range and says what is
+ * wrong; its message shows under the fields.
+ */
+export function ExportCsvDialog() {
+  const [open, setOpen] = useState(false);
+  const [kind, setKind] = useState<Kind>("conversions");
+  const [from, setFrom] = useState(() => isoDay(Date.now() - 29 * DAY_MS));
+  const [to, setTo] = useState(() => isoDay(Date.now()));
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const fromId = useId();
+  const toId = useId();
+
+  const download = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    setError(null);
+    try {
+      const query = new URLSearchParams({ from, to });
+      const file = await apiDownload(`/api/exports/${kind}.csv?${query}`);
+      save(file.blob, file.filename ?? `${kind}-${from}-to-${to}.csv`);
+      toast.success("Export downloaded");
+      setOpen(false);
+    } catch (failure) {
+      setError(errorMessage(failure, "Failed to export"));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (pending) return;
+        setOpen(next);
+        setError(null);
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button variant="outline">
+          <Download />
+          Export CSV
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Export CSV</DialogTitle>
+          <DialogDescription>
+            Every event of your organization in both directions, for whole days in UTC (at most{" "}
+            {EXPORT_MAX_DAYS} days).
+          </DialogDescription>
+        </DialogHeader>
+        <form aria-label="Export CSV" className="grid gap-4" onSubmit={download}>
+          {/* biome-ignore lint/a11y/useSemanticElements: a group of toggle buttons, not a fieldset of inputs. */}
+          <div role="group" aria-label="Events" className="flex flex-wrap gap-2">
+            {KINDS.map((option) => (
+              <Button
+                key={option.value}
+                type="button"
+                size="sm"
+                variant={kind === option.value ? "secondary" : "ghost"}
+                aria-pressed={kind === option.value}
+                onClick={() => setKind(option.value)}
+              >
+                {option.label}
+              </Button>
+            ))}
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <div className="grid gap-2">
+              <Label htmlFor={fromId}>From</Label>
+              <Input id={fromId} type="date" value={from} onChange={(event) => setFrom(event.target.value)} />
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor={toId}>To</Label>
+              <Input id={toId} type="date" value={to} onChange={(event) => setTo(event.target.value)} />
+            </div>
+          </div>
+          <FormMessage role="alert">{error}</FormMessage>
+          <DialogFooter>
+            <Button type="submit" disabled={pending}>
+              <Download />
+              Download
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
