@@ -175,6 +175,9 @@ export async function seedMetrics(db: Db, pair: Pair) {
     const [chunk] = await rowsOf<{ cents: string }>(db, insertRevenue(pair, first, last));
     revenueSentCents += Number(chunk?.cents ?? 0);
   }
+  // Planner statistics, as autovacuum keeps them on a live database: after a bulk load of a million
+  // rows, until they are gathered, the planner thinks the tables hold a handful.
+  await db.execute(sql`analyze click_events, conversions, pair_daily_stats, pair_daily_revenue`);
   const seconds = (performance.now() - started) / 1000;
   return { sent, leads: conversions?.leads ?? 0, revenueSentCents, seconds };
 }

@@ -12,7 +12,7 @@ export type ExportRange = { start: string; end: string };
  * client reads, which on PGlite's single connection would hold every click back), read through the
  * direction's (organization, time) index from where the last page ended.
  */
-const PAGE_ROWS = 2_000;
+const PAGE_ROWS = 500;
 
 /** A row as the CSV writes it; `at` and `id` order the rows and resume the next page. */
 export type ExportRow = { at: string; id: string; cells: (string | null)[] };
