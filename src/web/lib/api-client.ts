@@ -59,15 +59,15 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     signal: options.signal,
   });
   const text = await response.text();
-  const data = parseJson(text);
+  if (!response.ok) throw failure(response, text);
+  return parseJson(text) as T;
+}
 
-  if (!response.ok) {
-    const error = new ApiError(response.status, data ?? text, defaultErrorMessage(response, text));
-    // SPEC §4: a dead token is removed together with everything cached under it.
-    if (error.clearsToken) clearSession();
-    throw error;
-  }
-  return data as T;
+/** A refused request's error, with the server's message; SPEC §4: a dead token is removed with it. */
+function failure(response: Response, text: string): ApiError {
+  const error = new ApiError(response.status, parseJson(text) ?? text, defaultErrorMessage(response, text));
+  if (error.clearsToken) clearSession();
+  return error;
 }
 
 /**
@@ -79,12 +79,7 @@ export async function apiDownload(path: string): Promise<{ blob: Blob; filename:
   const token = getToken();
   if (token) headers.set("Authorization", `Bearer ${token}`);
   const response = await fetch(path, { headers, credentials: "include" });
-  if (!response.ok) {
-    const text = await response.text();
-    const error = new ApiError(response.status, parseJson(text) ?? text, defaultErrorMessage(response, text));
-    if (error.clearsToken) clearSession();
-    throw error;
-  }
+  if (!response.ok) throw failure(response, await response.text());
   const disposition = response.headers.get("content-disposition") ?? "";
   const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? null;
   return { blob: await response.blob(), filename };

@@ -17,11 +17,17 @@ const PAGE_ROWS = 500;
 /** A row as the CSV writes it; `at` and `id` order the rows and resume the next page. */
 export type ExportRow = { at: string; id: string; cells: (string | null)[] };
 
-/*
- * Each page resumes with two conditions on time: the plain bound lets the (organization, time)
- * index start at the last row read, and the row comparison skips that row and its equals before
- * it. The row comparison alone is only a filter: every page would scan the range from its start.
+/**
+ * The range, and on every page after the first, what follows the last row read: the plain bound on
+ * time lets the (organization, time) index start at that row, and the row comparison skips it and
+ * its equals before it. The row comparison alone is only a filter: every page would scan the range
+ * from its start.
  */
+function pageWindow(at: SQL, id: SQL, range: ExportRange, after: ExportRow | null): SQL {
+  const inRange = sql`${at} >= ${range.start}::timestamptz and ${at} < ${range.end}::timestamptz`;
+  if (!after) return inRange;
+  return sql`${inRange} and ${at} >= ${after.at}::timestamptz and (${at}, ${id}) > (${after.at}::timestamptz, ${after.id})`;
+}
 
 /** Microseconds, UTC, ISO 8601: exact, so the next page resumes after the last row and not before. */
 const ISO_AT = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
@@ -46,9 +52,7 @@ function conversionPage(
     from conversions c
     left join organizations p on p.id = c.${partner}
     left join click_events e on e.id = c.click_id
-    where c.${own} = ${organizationId}
-      and c.created_at >= ${range.start}::timestamptz and c.created_at < ${range.end}::timestamptz
-      ${after ? sql`and c.created_at >= ${after.at}::timestamptz and (c.created_at, c.id) > (${after.at}::timestamptz, ${after.id})` : sql``}
+    where c.${own} = ${organizationId} and ${pageWindow(sql`c.created_at`, sql`c.id`, range, after)}
     order by c.created_at, c.id
     limit ${PAGE_ROWS}`;
 }
@@ -65,9 +69,7 @@ function clickPage(
       e.collateral_id, e.verified
     from click_events e
     left join organizations p on p.id = e.${partner}
-    where e.${own} = ${organizationId}
-      and e.occurred_at >= ${range.start}::timestamptz and e.occurred_at < ${range.end}::timestamptz
-      ${after ? sql`and e.occurred_at >= ${after.at}::timestamptz and (e.occurred_at, e.id) > (${after.at}::timestamptz, ${after.id})` : sql``}
+    where e.${own} = ${organizationId} and ${pageWindow(sql`e.occurred_at`, sql`e.id`, range, after)}
     order by e.occurred_at, e.id
     limit ${PAGE_ROWS}`;
 }

@@ -20,6 +20,18 @@ function pairsOf(organizationId: string, partnerId: string | undefined): SQL | u
 const byCurrency = (a: MoneyTotal, b: MoneyTotal) => a.currency.localeCompare(b.currency);
 
 /**
+ * Minor units the organization's links earned (sent) and partners' links earned it (received).
+ * Sums of bigint are numeric: text, turned into numbers by the callers (minor units stay exact).
+ */
+function sentAndReceived(organizationId: string) {
+  const t = pairDailyRevenue;
+  return {
+    sent: sql<string>`coalesce(sum(${t.valueMinor}) filter (where ${t.sourceOrgId} = ${organizationId}), 0)::text`,
+    received: sql<string>`coalesce(sum(${t.valueMinor}) filter (where ${t.targetOrgId} = ${organizationId}), 0)::text`,
+  };
+}
+
+/**
  * CONTRACT §8: revenue sent (earned at partners by the caller's links) and received (earned by the
  * caller through partners' links), one entry per currency, sorted, never converted between
  * currencies. Read from the per-pair daily roll-up, never from the conversions.
@@ -31,12 +43,7 @@ export async function readRevenue(
 ): Promise<Revenue> {
   const t = pairDailyRevenue;
   const rows = await db
-    .select({
-      currency: t.currency,
-      // Sums of bigint are numeric: text, turned into a number below (minor units stay exact).
-      sent: sql<string>`coalesce(sum(${t.valueMinor}) filter (where ${t.sourceOrgId} = ${organizationId}), 0)::text`,
-      received: sql<string>`coalesce(sum(${t.valueMinor}) filter (where ${t.targetOrgId} = ${organizationId}), 0)::text`,
-    })
+    .select({ currency: t.currency, ...sentAndReceived(organizationId) })
     .from(t)
     .where(pairsOf(organizationId, options.partnerId))
     .groupBy(t.currency);
@@ -61,12 +68,7 @@ export async function readDailyRevenue(
   const t = pairDailyRevenue;
   const first = new Date(now.getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
   const rows = await db
-    .select({
-      day: t.day,
-      currency: t.currency,
-      sent: sql<string>`coalesce(sum(${t.valueMinor}) filter (where ${t.sourceOrgId} = ${organizationId}), 0)::text`,
-      received: sql<string>`coalesce(sum(${t.valueMinor}) filter (where ${t.targetOrgId} = ${organizationId}), 0)::text`,
-    })
+    .select({ day: t.day, currency: t.currency, ...sentAndReceived(organizationId) })
     .from(t)
     .where(and(gte(t.day, first), pairsOf(organizationId, undefined)))
     .groupBy(t.day, t.currency)

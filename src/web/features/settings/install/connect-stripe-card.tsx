@@ -1,6 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { connectStripeSchema, STRIPE_REVENUE_EVENTS } from "@shared/integrations";
-import { Check, Copy } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { CodeBlock } from "@/components/code-block";
@@ -13,28 +12,12 @@ import { FormField } from "@/components/ui/form-field";
 import { FormMessage } from "@/components/ui/form-message";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useConnectStripe, useDisconnectStripe, useStripeConnection } from "@/features/settings/install/api";
+import { CopyScriptButton } from "@/features/settings/install/copy-script-button";
 import {
   STRIPE_CHECKOUT_EXAMPLE,
   STRIPE_PAYMENT_LINK_EXAMPLE,
 } from "@/features/settings/install/stripe-snippets";
-import { useCopyFeedback } from "@/hooks/use-copy-feedback";
 import { errorMessage } from "@/lib/api-client";
-
-function CopyUrlButton({ url }: { url: string }) {
-  const { copied, copy } = useCopyFeedback();
-  return (
-    <Button
-      type="button"
-      variant="outline"
-      size="sm"
-      className="w-fit"
-      onClick={() => copy(url).catch((error) => console.error("Failed to copy the webhook URL", error))}
-    >
-      {copied ? <Check /> : <Copy />}
-      {copied ? "Copied" : "Copy"}
-    </Button>
-  );
-}
 
 /** The signing secret, pasted by an admin: kept sealed on the server and never shown again. */
 function SecretForm({ connected }: { connected: boolean }) {
@@ -117,7 +100,7 @@ export function ConnectStripeCard({ canEdit }: { canEdit: boolean }) {
             <div className="grid gap-2">
               <p className="font-medium text-sm">Webhook URL</p>
               <CodeBlock aria-label="Stripe webhook URL">{connection.data.webhookUrl}</CodeBlock>
-              <CopyUrlButton url={connection.data.webhookUrl} />
+              <CopyScriptButton script={connection.data.webhookUrl} label="Copy" />
             </div>
             {canEdit ? (
               <div className="grid gap-3">
