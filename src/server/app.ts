@@ -13,7 +13,7 @@ import { Lifecycle } from "./lifecycle/lifecycle";
 import { createReadinessCheck } from "./lifecycle/readiness";
 import { waitForRedis } from "./lifecycle/wait-for-redis";
 import { loggerOptions } from "./logger";
-import { type OutboxOptions, type OutboxWorker, startOutboxWorker } from "./mail/outbox";
+import { type MailRetryOptions, mailJobHandler } from "./mail/mail-jobs";
 import { adsRoutes } from "./modules/ads/ads.routes";
 import { type AdsService, createAdsService } from "./modules/ads/ads.service";
 import { createApiKeyAuthenticator } from "./modules/api-keys/api-key-authenticator";
@@ -49,7 +49,15 @@ import { dashboardFiguresRoutes } from "./modules/tracking/dashboard-figures/das
 import { redirectRoutes } from "./modules/tracking/links/redirect.routes";
 import { scriptsRoutes } from "./modules/tracking/scripts/scripts.routes";
 import { createTracker, type Tracker } from "./modules/tracking/tracker";
+import {
+  DEFAULT_WEBHOOK_DELIVERY,
+  type WebhookDeliveryOptions,
+  webhookJobHandler,
+} from "./modules/webhooks/webhook-delivery";
+import { webhookSecretSealer } from "./modules/webhooks/webhook-secrets";
+import { webhooksRoutes } from "./modules/webhooks/webhooks.routes";
 import { createMetrics, type Metrics } from "./observability/metrics";
+import { type JobWorker, startJobWorker, type WorkerOptions } from "./outbox/job-worker";
 import { registerAuth } from "./plugins/auth";
 import { registerCompression } from "./plugins/compression";
 import {
@@ -75,7 +83,8 @@ declare module "fastify" {
   interface FastifyInstance {
     config: Config;
     db: Db;
-    outbox: OutboxWorker;
+    /** Everything Buddy sends (mail, webhook messages), from the jobs table, on any instance. */
+    outbox: JobWorker;
     accountRateLimiter: AccountRateLimiter;
     loginLimiter: LoginLimiter;
     /** Per-client limit for public routes that make outbound requests or heavy computations. */
@@ -111,7 +120,9 @@ export type AppDeps = {
   webRoot?: string;
   /** Test overrides: a logger switch, outbox timing, per-address limits, a mailer. */
   logger?: boolean | object;
-  outbox?: Partial<OutboxOptions>;
+  outbox?: Partial<WorkerOptions & MailRetryOptions>;
+  /** Webhook delivery's clock, timeout and address rules (tests). */
+  webhooks?: Partial<WebhookDeliveryOptions>;
   perAddressLimit?: { points: number; durationSeconds: number };
   mailer?: Mailer;
   /** Billing against another Stripe (tests); by default the real one when STRIPE_SECRET_KEY is set. */
@@ -201,12 +212,32 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const mailer =
     deps.mailer ??
     (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(app.log));
-  const outbox = startOutboxWorker({
+  const outbox: JobWorker = startJobWorker({
     db: deps.db,
-    mailer,
     log: app.log,
     options: deps.outbox,
-    composers: { password_reset: passwordResetComposer(config.publicUrl) },
+    handlers: {
+      mail: mailJobHandler({
+        db: deps.db,
+        mailer,
+        log: app.log,
+        options: deps.outbox,
+        composers: { password_reset: passwordResetComposer(config.publicUrl) },
+      }),
+      webhook: webhookJobHandler({
+        db: deps.db,
+        sealer: webhookSecretSealer(appSecret),
+        publicUrl: config.publicUrl,
+        log: app.log,
+        options: {
+          ...DEFAULT_WEBHOOK_DELIVERY,
+          retryDelaysMs: config.webhookRetryDelaysMs,
+          allowPrivate: config.outboundAllowPrivate,
+          ...deps.webhooks,
+        },
+        onMailQueued: () => outbox.wake(),
+      }),
+    },
   });
 
   app.decorate("config", config);
@@ -244,8 +275,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     notifications,
     visitorSalts,
     limitPixel: createPerClientLimit(redis, "rl:pixel", config.pixelRateLimitPerIp),
-    onCommit: (kind, batch) =>
-      app.metrics.recordEventBatch(kind, batch.size, batch.stored, batch.seconds, batch.late),
+    onCommit: (kind, batch) => {
+      app.metrics.recordEventBatch(kind, batch.size, batch.stored, batch.seconds, batch.late);
+      // New leads may have queued webhook messages: delivered now rather than at the next poll.
+      if (kind === "leads" && batch.stored > 0) outbox.wake();
+    },
     onRefusal: (kind, refusal) => app.metrics.recordEventRefusal(kind, refusal),
   });
   app.decorate("tracker", tracker);
@@ -303,6 +337,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(billingRoutes, { gateway: deps.billingGateway });
   await app.register(stripeRoutes);
   await app.register(exportsRoutes);
+  await app.register(webhooksRoutes);
   await app.register(notificationsRoutes);
   await app.register(redirectRoutes);
   await app.register(dashboardFiguresRoutes);

@@ -19,6 +19,35 @@ const optionalPort = z.preprocess(
   z.coerce.number().int().min(0).max(65535).optional(),
 );
 
+const DURATION_UNITS_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+/** The default of WEBHOOK_RETRY_DELAYS (CONTRACT §9). */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS = "5s,5m,30m,2h,5h,10h,10h";
+
+/** "5s,5m,30m" → [5000, 300000, 1800000]: each a whole number and a unit (ms, s, m, h or d). */
+const durationList = z
+  .string()
+  .default(DEFAULT_WEBHOOK_RETRY_DELAYS)
+  .transform((value, ctx) => {
+    const delays: number[] = [];
+    const source = value.trim() === "" ? DEFAULT_WEBHOOK_RETRY_DELAYS : value;
+    for (const part of source.split(",").map((item) => item.trim())) {
+      const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(part);
+      if (!match) {
+        ctx.addIssue({
+          code: "custom",
+          message: `"${part}" is not a duration such as 5s, 5m, 2h or 1d (a comma-separated list)`,
+        });
+        return z.NEVER;
+      }
+      delays.push(Number(match[1]) * DURATION_UNITS_MS[match[2] as keyof typeof DURATION_UNITS_MS]);
+    }
+    if (delays.length > 20) {
+      ctx.addIssue({ code: "custom", message: "at most 20 retries" });
+      return z.NEVER;
+    }
+    return delays;
+  });
+
 /** CONTRACT §1: every setting, its default and its check. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -51,6 +80,7 @@ const envSchema = z.object({
   METRICS_HOST: z.string().trim().optional(),
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  WEBHOOK_RETRY_DELAYS: durationList,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LOG_FORMAT: z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
@@ -86,6 +116,8 @@ export type Config = Readonly<{
   shutdownDrainSeconds: number;
   /** How long a client may take to send a whole request (headers and body) before 408. */
   requestTimeoutSeconds: number;
+  /** CONTRACT §9: the waits before each retry of a webhook message. */
+  webhookRetryDelaysMs: readonly number[];
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   /** Unset: decided by where the log goes (see prettyLogs). */
   logFormat: "pretty" | "json" | undefined;
@@ -127,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST || e.HOST },
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
+    webhookRetryDelaysMs: Object.freeze(e.WEBHOOK_RETRY_DELAYS),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
   });

@@ -504,39 +504,97 @@ export const notificationPreferences = pgTable("notification_preferences", {
   updatedAt: createdAt(),
 });
 
-// ── Mail ────────────────────────────────────────────────────────────────────
+// ── Outbox ──────────────────────────────────────────────────────────────────
 
-/** `skipped`: done with nothing to send (a composed mail whose worker found nothing to say). */
-export const MAIL_STATUSES = ["pending", "sent", "failed", "skipped"] as const;
-/**
- * `message`: the mail as written by the request. Any other kind is composed by the worker when
- * it sends it, from `to` alone (subject and bodies stay empty): `password_reset` is a reset asked
- * for `to`, which the request cannot even look up without its time telling whether it exists.
- */
-export const MAIL_KINDS = ["message", "password_reset"] as const;
-export type MailKind = (typeof MAIL_KINDS)[number];
+/** What the outbox delivers: mail (mail/mail-jobs.ts) and webhook messages (modules/webhooks). */
+export const JOB_KINDS = ["mail", "webhook"] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+/** `skipped`: done with nothing to send (a mail composed to nothing, a webhook endpoint gone). */
+export const JOB_STATUSES = ["pending", "done", "failed", "skipped"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /**
- * Durable outbox: a request that triggers mail only inserts a row (in its own transaction),
- * so it succeeds while SMTP is down; the worker sends with retries and backoff.
+ * Durable outbox of everything Buddy sends (outbox/job-worker.ts): a request or an event only
+ * inserts a row, in its own transaction, so a change and what it must send commit together and
+ * a lost instance delays a delivery, never loses it. Any instance's worker claims due rows with
+ * SKIP LOCKED and a lease; `attempts` counts claims and fences a lease that ran out.
  */
-export const mailOutbox = pgTable(
-  "mail_outbox",
+export const jobs = pgTable(
+  "jobs",
   {
     id: id(),
-    kind: text({ enum: MAIL_KINDS }).notNull().default("message"),
-    to: text().notNull(),
-    subject: text().notNull(),
-    text: text().notNull(),
-    html: text().notNull(),
-    status: text({ enum: MAIL_STATUSES }).notNull().default("pending"),
+    kind: text({ enum: JOB_KINDS }).notNull(),
+    /**
+     * Jobs for one destination (a webhook endpoint) share a key: a worker runs few of them at once,
+     * so a slow receiver never holds the others' deliveries.
+     */
+    partitionKey: text(),
+    payload: jsonb().notNull(),
+    status: text({ enum: JOB_STATUSES }).notNull().default("pending"),
     attempts: integer().notNull().default(0),
-    nextAttemptAt: time().notNull().defaultNow(),
-    /** Claimed by a worker until then; another instance may retry after it passes. */
+    runAt: time().notNull().defaultNow(),
+    /** Claimed by a worker until then; another instance may take it after it passes. */
     lockedUntil: time(),
     lastError: text(),
     createdAt: createdAt(),
-    sentAt: time(),
+    finishedAt: time(),
   },
-  (t) => [index().on(t.status, t.nextAttemptAt)],
+  (t) => [
+    index("jobs_due").on(t.runAt).where(sql`${t.status} = 'pending'`),
+    index().on(t.partitionKey, t.createdAt),
+    index().on(t.finishedAt),
+  ],
+);
+
+// ── Webhooks ────────────────────────────────────────────────────────────────
+
+/** CONTRACT §9: where an organization's events go, and the secret they are signed with. */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: id(),
+    organizationId: organizationRef(),
+    url: text().notNull(),
+    events: text().array().notNull(),
+    enabled: boolean().notNull().default(true),
+    /** The `whsec_…` signing secret, sealed (lib/sealed-secrets.ts): Buddy signs with it, never shows it again. */
+    secretSealed: text().notNull(),
+    /** Its last 4 characters, for the masked list. */
+    secretHint: text().notNull(),
+    /** After a rotation the previous secret signs beside the new one until `previousSecretExpiresAt`. */
+    previousSecretSealed: text(),
+    previousSecretExpiresAt: time(),
+    /** The first failed attempt since the last success: failing for long enough disables the endpoint. */
+    failingSince: time(),
+    /** Why it was disabled, when Buddy disabled it (an admin's choice leaves it null). */
+    disabledReason: text(),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [index().on(t.organizationId)],
+);
+
+export const WEBHOOK_ATTEMPT_STATUSES = ["succeeded", "failed"] as const;
+
+/** Every delivery attempt, for the endpoint's deliveries list; kept 30 days. */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: id(),
+    endpointId: text()
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    /** The message's `webhook-id`, the same on every attempt (the outbox job's id). */
+    messageId: text().notNull(),
+    eventType: text().notNull(),
+    /** From 1. */
+    attempt: integer().notNull(),
+    status: text({ enum: WEBHOOK_ATTEMPT_STATUSES }).notNull(),
+    responseStatus: integer(),
+    durationMs: integer().notNull(),
+    /** The response's first 1 KB, or why there was none. */
+    responseBody: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.endpointId, t.createdAt), index().on(t.createdAt)],
 );

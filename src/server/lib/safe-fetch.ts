@@ -58,6 +58,9 @@ export type ResolvedAddress = { address: string; family: 4 | 6 };
 export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export type SafeFetchOptions = {
+  /** Default GET. A POST's redirects are refused unless `maxRedirects` allows them. */
+  method?: "GET" | "POST";
+  body?: string;
   /** OUTBOUND_ALLOW_PRIVATE: lift the address and port rules (local fixture sites in tests). */
   allowPrivate?: boolean;
   /** Whole exchange, every redirect and the body included. Default 5 s. */
@@ -126,6 +129,29 @@ const systemLookup: HostLookup = async (hostname) => {
   const found = await dnsLookup(hostname, { all: true, verbatim: true });
   return found.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
 };
+
+/**
+ * The rules a URL can be judged by before any request (scheme, credentials, port, local names and
+ * literal addresses), for a form that stores a URL to fetch later: the error, or null. Names are
+ * judged only when they are resolved, at each fetch.
+ */
+export function outboundUrlProblem(
+  input: string,
+  options: Pick<SafeFetchOptions, "allowPrivate" | "allowedPorts"> = {},
+): OutboundFetchError | null {
+  try {
+    checkUrl(input, {
+      allowPrivate: options.allowPrivate ?? false,
+      isAllowedAddress: isPublicAddress,
+      allowedPorts: options.allowedPorts ?? [80, 443],
+      lookup: systemLookup,
+    });
+    return null;
+  } catch (error) {
+    if (error instanceof OutboundFetchError) return error;
+    throw error;
+  }
+}
 
 /** Scheme, credentials, port and the name/literal-IP rules; DNS-resolved names are judged at connect. */
 function checkUrl(input: string, policy: Policy, base?: URL): URL {
@@ -305,7 +331,7 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
   };
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const maxRedirects = options.maxRedirects ?? (options.method === "POST" ? 0 : DEFAULT_MAX_REDIRECTS);
   const truncate = options.truncate ?? false;
   let headers: Record<string, string> = {
     "user-agent": DEFAULT_USER_AGENT,
@@ -329,7 +355,13 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
     let url = checkUrl(input, policy);
     current = url.href;
     for (let redirects = 0; ; redirects++) {
-      const response = await request(url, { method: "GET", headers, dispatcher: agent, signal: deadline });
+      const response = await request(url, {
+        method: options.method ?? "GET",
+        headers,
+        body: options.body,
+        dispatcher: agent,
+        signal: deadline,
+      });
       const location = response.headers.location;
       if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === "string") {
         await response.body.dump();

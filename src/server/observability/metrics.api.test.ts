@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { count, eq, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mailOutbox } from "../db/schema";
+import { jobs } from "../db/schema";
 import { createTestApp, type TestApp } from "../testing/app";
 import { BROWSER_USER_AGENT, createBuddies } from "../testing/buddies";
 import { type Family, parsePrometheusText, sampleValue } from "../testing/prometheus-text";
@@ -175,19 +175,23 @@ describe("the metrics listener (METRICS_PORT)", () => {
 
   it("reads the unsent mail backlog from the database when scraped", async () => {
     const later = new Date(Date.now() + 60 * 60_000);
-    await t.database.db.insert(mailOutbox).values(
+    await t.database.db.insert(jobs).values(
       ["a", "b"].map((name) => ({
-        to: `${name}@example.com`,
-        subject: "later",
-        text: "later",
-        html: "later",
-        nextAttemptAt: later,
+        kind: "mail" as const,
+        payload: {
+          kind: "message",
+          to: `${name}@example.com`,
+          subject: "later",
+          text: "later",
+          html: "later",
+        },
+        runAt: later,
       })),
     );
     const [pending] = await t.database.db
       .select({ n: count() })
-      .from(mailOutbox)
-      .where(eq(mailOutbox.status, "pending"));
+      .from(jobs)
+      .where(and(eq(jobs.kind, "mail"), eq(jobs.status, "pending")));
     expect(pending?.n).toBeGreaterThanOrEqual(2);
     const families = await scrape();
     expect(sampleValue(families, "buddy_mail_outbox_backlog", "buddy_mail_outbox_backlog")).toBe(pending?.n);

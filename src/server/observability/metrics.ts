@@ -1,7 +1,7 @@
-import { count, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Db, PoolStats } from "../db/client";
-import { mailOutbox } from "../db/schema";
+import { jobs } from "../db/schema";
 import type { Refusal } from "../lib/group-commit";
 
 export type EventKind = "clicks" | "leads";
@@ -100,8 +100,8 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       });
       const query = deps.db
         .select({ pending: count() })
-        .from(mailOutbox)
-        .where(eq(mailOutbox.status, "pending"))
+        .from(jobs)
+        .where(and(eq(jobs.kind, "mail"), eq(jobs.status, "pending")))
         .then(([row]) => row?.pending ?? 0);
       // An unreachable database shows in /readyz and the pool gauges; the scrape still answers.
       const pending = await Promise.race([query, timeout]).catch(() => null);

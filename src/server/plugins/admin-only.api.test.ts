@@ -3,18 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   apiKeys,
   billingAccounts,
+  jobs,
   memberships,
   organizationLogos,
   organizations,
   stripeConnections,
   teamInvitations,
+  webhookEndpoints,
 } from "../db/schema";
 import { addMember, createOrganization, createTestApp, type TestApp } from "../testing/app";
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof createOrganization>>;
 let member: Awaited<ReturnType<typeof addMember>>;
-let ids: { apiKey: string; teamMember: string };
+let ids: { apiKey: string; teamMember: string; webhook: string };
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -30,7 +32,13 @@ beforeAll(async () => {
   const adminRow = (team.json() as { id: string; user: { email: string } }[]).find(
     (row) => row.user.email === admin.email,
   );
-  ids = { apiKey: key.json().id, teamMember: adminRow?.id ?? "" };
+  const endpoint = await t.app.inject({
+    method: "POST",
+    url: "/api/webhooks",
+    headers: admin.headers,
+    payload: { url: "https://hooks.adminonly.example/in", events: ["conversion.created"] },
+  });
+  ids = { apiKey: key.json().id, teamMember: adminRow?.id ?? "", webhook: endpoint.json().id };
 });
 afterAll(() => t.close());
 
@@ -63,6 +71,17 @@ const ADMIN_ONLY = [
     payload: { webhookSecret: "whsec_memberWantsToConnect0123" },
   },
   { method: "DELETE", url: "/api/integrations/stripe" },
+  { method: "GET", url: "/api/webhooks" },
+  {
+    method: "POST",
+    url: "/api/webhooks",
+    payload: { url: "https://hooks.member.example/in", events: ["conversion.created"] },
+  },
+  { method: "PATCH", url: "/api/webhooks/:id", id: "webhook", payload: { enabled: false } },
+  { method: "DELETE", url: "/api/webhooks/:id", id: "webhook" },
+  { method: "POST", url: "/api/webhooks/:id/rotate-secret", id: "webhook" },
+  { method: "POST", url: "/api/webhooks/:id/test", id: "webhook" },
+  { method: "GET", url: "/api/webhooks/:id/deliveries", id: "webhook" },
 ] as const;
 
 /** What an admin-only call could change, read back for the organization. */
@@ -77,6 +96,8 @@ async function organizationState() {
     await db.select().from(teamInvitations).where(eq(teamInvitations.organizationId, org)),
     await db.select().from(billingAccounts).where(eq(billingAccounts.organizationId, org)),
     await db.select().from(stripeConnections).where(eq(stripeConnections.organizationId, org)),
+    await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, org)),
+    await db.select().from(jobs).where(eq(jobs.kind, "webhook")),
   ]);
 }
 

@@ -55,6 +55,14 @@ beforeAll(async () => {
     headers: admin.headers,
     payload: { webhookSecret: "whsec_fuzzSigningSecret0123456789" },
   });
+  const endpoint = (
+    await t.app.inject({
+      method: "POST",
+      url: "/api/webhooks",
+      headers: admin.headers,
+      payload: { url: "https://hooks.fuzz.example/buddy", events: ["conversion.created"] },
+    })
+  ).json();
   await addMember(t, admin.organizationId);
   const team = (await t.app.inject({ url: "/api/team-members", headers: admin.headers })).json();
   const member = team.find((row: { role: string }) => row.role === "member");
@@ -70,6 +78,10 @@ beforeAll(async () => {
     "/s/{code}": { code: buddies.shortPath.slice("/s/".length) },
     "/api/marketing/conversion/{clickId}": { clickId },
     "/api/integrations/stripe/webhook/{organizationId}": { organizationId: admin.organizationId },
+    "/api/webhooks/{id}": { id: endpoint.id },
+    "/api/webhooks/{id}/rotate-secret": { id: endpoint.id },
+    "/api/webhooks/{id}/test": { id: endpoint.id },
+    "/api/webhooks/{id}/deliveries": { id: endpoint.id },
   };
   const ad = {
     name: "Fuzz ad",
@@ -136,6 +148,12 @@ beforeAll(async () => {
       metadata: { plan: "pro" },
     },
     "PUT /api/integrations/stripe": { webhookSecret: "whsec_fuzzSigningSecret0123456789" },
+    "POST /api/webhooks": { url: "https://hooks.fuzz.example/other", events: ["relationship.created"] },
+    "PATCH /api/webhooks/{id}": {
+      url: "https://hooks.fuzz.example/buddy",
+      events: ["conversion.created"],
+      enabled: true,
+    },
   };
   base = (operation) => {
     const path = paths[operation.path] ?? {};

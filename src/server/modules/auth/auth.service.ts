@@ -5,7 +5,7 @@ import { users } from "../../db/schema";
 import { AppError, badRequest, unauthorized } from "../../errors";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "../../lib/passwords";
 import { accountExistsMail, verificationMail } from "../../mail/account-mails";
-import { enqueueMail } from "../../mail/outbox";
+import { enqueueMail } from "../../mail/mail-jobs";
 import { loadUser } from "./current-user";
 import { consumeOneTimeToken, invalidateOneTimeTokens, issueOneTimeToken } from "./one-time-tokens";
 import { createSession, revokeAllSessions } from "./sessions";

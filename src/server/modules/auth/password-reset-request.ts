@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { users } from "../../db/schema";
 import { resetPasswordMail } from "../../mail/account-mails";
-import { enqueueComposedMail, type MailComposer } from "../../mail/outbox";
+import { enqueueComposedMail, type MailComposer } from "../../mail/mail-jobs";
 import type { AuthDeps } from "./auth.service";
 import { issueOneTimeToken } from "./one-time-tokens";
 

@@ -6,12 +6,14 @@ import {
   collateral,
   customerBindings,
   dismissedSuggestions,
+  jobs,
   memberships,
   notificationPreferences,
   relationships,
   sessions,
   stripeConnections,
   teamInvitations,
+  webhookEndpoints,
 } from "../../db/schema";
 import { revokeAllApiKeys } from "../api-keys/api-keys.service";
 
@@ -24,7 +26,8 @@ import { revokeAllApiKeys } from "../api-keys/api-keys.service";
  *   end: the new admin starts from a clean team, and colleagues ask to join again;
  * - every API key is revoked (the caller makes every instance forget the returned hashes);
  * - what they set up for it goes: its billing account (their Stripe customer), their Stripe
- *   connection (their signing secret would go on recording purchases), the customers they bound to
+ *   connection (their signing secret would go on recording purchases), their webhook endpoints
+ *   and the messages waiting for them (the owner's events would reach their servers), the customers they bound to
  *   clicks (the owner's customer ids would meet theirs), notification settings, its own
  *   relationships (a block list would hide the real company from its partners), dismissed
  *   suggestions, and the ads it wrote.
@@ -57,6 +60,21 @@ export async function endPreviousHolders(
   await tx.delete(billingAccounts).where(eq(billingAccounts.organizationId, organizationId));
   await tx.delete(stripeConnections).where(eq(stripeConnections.organizationId, organizationId));
   await tx.delete(customerBindings).where(eq(customerBindings.organizationId, organizationId));
+  const endpoints = await tx
+    .delete(webhookEndpoints)
+    .where(eq(webhookEndpoints.organizationId, organizationId))
+    .returning({ id: webhookEndpoints.id });
+  if (endpoints.length > 0) {
+    await tx.delete(jobs).where(
+      and(
+        eq(jobs.kind, "webhook"),
+        inArray(
+          jobs.partitionKey,
+          endpoints.map((endpoint) => endpoint.id),
+        ),
+      ),
+    );
+  }
   await tx.delete(notificationPreferences).where(eq(notificationPreferences.organizationId, organizationId));
   await tx.delete(relationships).where(eq(relationships.sourceOrgId, organizationId));
   await tx.delete(dismissedSuggestions).where(eq(dismissedSuggestions.organizationId, organizationId));

@@ -1,6 +1,6 @@
 import type { DbOrTx } from "../../db/client";
+import { enqueueMail } from "../../mail/mail-jobs";
 import { renderMail } from "../../mail/mail-layout";
-import { enqueueMail } from "../../mail/outbox";
 import { getOrganization } from "../organizations/organizations.service";
 import { getRelationship } from "./relationships.service";
 

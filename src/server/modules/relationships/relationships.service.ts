@@ -12,6 +12,8 @@ import {
   type OrganizationRow,
   toOrganization,
 } from "../organizations/organizations.service";
+import { queueRelationshipCreated } from "../webhooks/webhook-events";
+import { isBlockedPair } from "./block-list";
 import { strengthBetween } from "./relationship-strength";
 
 type RelationshipRow = typeof relationships.$inferSelect;
@@ -86,6 +88,26 @@ async function resolveTarget(db: DbOrTx, input: AddRelationshipInput): Promise<O
   });
 }
 
+function isActiveBuddy(row: { type: string; status: string }): boolean {
+  return row.type === "complement" && row.status === "active";
+}
+
+/**
+ * CONTRACT §9: the organization just added as a Buddy hears of it (`relationship.created`), in
+ * the transaction that adds it. A competitor is never told, nor anyone either side has blocked.
+ */
+async function tellNewBuddy(
+  tx: DbOrTx,
+  relationshipId: string,
+  sourceOrgId: string,
+  targetOrgId: string,
+  type: string,
+): Promise<void> {
+  if (type !== "complement") return;
+  if (await isBlockedPair(tx, sourceOrgId, targetOrgId)) return;
+  await queueRelationshipCreated(tx, { id: relationshipId, sourceOrgId, targetOrgId });
+}
+
 /**
  * SPEC §4 add rules, for the pair (caller → target): an active relationship for the same
  * normalised domain is updated to the chosen type and made active; else a suggested one is;
@@ -122,6 +144,8 @@ export async function addRelationship(
         })
         .where(eq(relationships.id, existing.id));
       await changes.publish(tx, CHANNELS.adsChanged);
+      if (!isActiveBuddy(existing))
+        await tellNewBuddy(tx, existing.id, organizationId, target.id, input.type);
       return { id: existing.id, created: revived };
     }
     const [row] = await tx
@@ -143,6 +167,7 @@ export async function addRelationship(
       .returning({ id: relationships.id });
     if (!row) throw new Error("relationship insert returned nothing");
     await changes.publish(tx, CHANNELS.adsChanged);
+    await tellNewBuddy(tx, row.id, organizationId, target.id, input.type);
     return { id: row.id, created: true };
   });
   return { relationship: await getRelationship(db, organizationId, id), created };
@@ -156,6 +181,11 @@ export async function updateRelationship(
   input: UpdateRelationshipInput,
 ): Promise<Relationship> {
   await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ type: relationships.type, status: relationships.status })
+      .from(relationships)
+      .where(and(eq(relationships.id, id), eq(relationships.sourceOrgId, organizationId)))
+      .for("update");
     const [row] = await tx
       .update(relationships)
       .set({
@@ -165,9 +195,17 @@ export async function updateRelationship(
         updatedAt: new Date(),
       })
       .where(and(eq(relationships.id, id), eq(relationships.sourceOrgId, organizationId)))
-      .returning({ id: relationships.id });
-    if (!row) throw notFound("Tool not found");
+      .returning({
+        id: relationships.id,
+        type: relationships.type,
+        status: relationships.status,
+        targetOrgId: relationships.targetOrgId,
+      });
+    if (!row || !before) throw notFound("Tool not found");
     await changes.publish(tx, CHANNELS.adsChanged);
+    if (!isActiveBuddy(before) && row.status === "active") {
+      await tellNewBuddy(tx, row.id, organizationId, row.targetOrgId, row.type);
+    }
   });
   return getRelationship(db, organizationId, id);
 }

@@ -5,7 +5,7 @@ import { and, asc, eq, gt, isNull, ne } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import { memberships, organizations, teamInvitations, users } from "../../db/schema";
 import { conflict, forbidden, notFound } from "../../errors";
-import { enqueueMail } from "../../mail/outbox";
+import { enqueueMail } from "../../mail/mail-jobs";
 import { invitationMail, membershipApprovedMail } from "../../mail/team-mails";
 import type { MemberAuth } from "../../plugins/auth";
 import { revokeAllSessions } from "../auth/sessions";

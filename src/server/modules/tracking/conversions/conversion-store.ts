@@ -1,7 +1,9 @@
+import { currencyExponent } from "@shared/money";
 import { CUSTOMER_ATTRIBUTION_DAYS } from "@shared/tracking";
 import { sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../../db/client";
 import type { Written } from "../../../lib/group-commit";
+import { conversionCreatedMessages } from "../../webhooks/webhook-events";
 
 /**
  * A conversion on its way in. `click_id` and `source_org_id` are null when only a customer was
@@ -40,7 +42,9 @@ export type StoreOutcome =
  * - the first conversion of a (click, type) is its lead (`conversions_one_lead`); a later one
  *   without an event id is a duplicate of it, a later one with a new event id is stored beside it
  *   and carries revenue only; a repeated event id is a duplicate (`conversions_event_id`);
- * - the day's leads per partner pair and revenue per pair and currency are added to the roll-ups.
+ * - the day's leads per partner pair and revenue per pair and currency are added to the roll-ups;
+ * - each new conversion's `conversion.created` webhook messages are queued (CONTRACT §9), so they
+ *   commit with it or not at all.
  *
  * The unique indexes alone decide what is new: a repeat in the batch, already stored, or being
  * committed by another instance at this moment is skipped and not counted. The second insert
@@ -54,6 +58,12 @@ export async function storeConversions(
   if (rows.length === 0) return { stored: 0, results: [] };
   const json = JSON.stringify(rows.map((row, ord) => ({ ...row, ord })));
   const window = `${CUSTOMER_ATTRIBUTION_DAYS} days`;
+  const exponents = Object.fromEntries(
+    [...new Set(rows.map((row) => row.currency).filter((currency) => currency !== null))].map((currency) => [
+      currency,
+      currencyExponent(currency),
+    ]),
+  );
   const result = await db.execute<{ ord: number; outcome: StoreOutcome["outcome"]; id: string | null }>(sql`
     with input as (
       select * from json_to_recordset(${json}::json) as x(
@@ -93,7 +103,7 @@ export async function storeConversions(
       -- Concurrent batches of the same lead wait for each other in one order: never a deadlock.
       order by click_id, type, ord
       on conflict do nothing
-      returning id, click_id, type, event_id, is_lead, value_minor, currency, source_org_id, target_org_id, created_at
+      returning id, click_id, type, customer_id, event_id, is_lead, value_minor, currency, source_org_id, target_org_id, created_at
     ), extras as (
       insert into conversions (id, click_id, type, value_minor, currency, customer_id, event_id, is_lead,
         metadata, source_org_id, target_org_id, created_at)
@@ -103,7 +113,7 @@ export async function storeConversions(
       where r.event_id is not null and not exists (select 1 from leads l where l.id = r.id)
       order by r.target_org_id, r.event_id, r.ord
       on conflict do nothing
-      returning id, click_id, type, event_id, is_lead, value_minor, currency, source_org_id, target_org_id, created_at
+      returning id, click_id, type, customer_id, event_id, is_lead, value_minor, currency, source_org_id, target_org_id, created_at
     ), stored as (
       select * from leads union all select * from extras
     ), counted as (
@@ -125,6 +135,7 @@ export async function storeConversions(
       on conflict (day, source_org_id, target_org_id, currency)
       do update set value_minor = pair_daily_revenue.value_minor + excluded.value_minor,
         conversions = pair_daily_revenue.conversions + excluded.conversions
+    ), messages as (${conversionCreatedMessages(sql`stored`, exponents)}
     )
     select i.ord,
       case when r.ord is null then 'unknown_customer' when s.id is not null then 'stored' else 'duplicate' end as outcome,

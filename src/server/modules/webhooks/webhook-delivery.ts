@@ -1,0 +1,337 @@
+import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import { Webhook } from "standardwebhooks";
+import { type Db, rowsOf } from "../../db/client";
+import { memberships, organizations, users, webhookEndpoints } from "../../db/schema";
+import { createGroupCommit } from "../../lib/group-commit";
+import { type HostLookup, OutboundFetchError, safeFetch } from "../../lib/safe-fetch";
+import type { SecretSealer } from "../../lib/sealed-secrets";
+import { enqueueMail } from "../../mail/mail-jobs";
+import { webhookDisabledMail } from "../../mail/webhook-mails";
+import type { ClaimedJob, JobHandler, JobOutcome } from "../../outbox/jobs";
+import type { WebhookJobPayload } from "./webhook-events";
+
+export type WebhookDeliveryOptions = {
+  /** WEBHOOK_RETRY_DELAYS: the waits before the 2nd, 3rd… attempts; after the last, the message failed. */
+  retryDelaysMs: readonly number[];
+  /** One attempt, connection to last byte. */
+  timeoutMs: number;
+  /** An endpoint failing this long in a row is disabled and its admins are mailed. */
+  disableAfterMs: number;
+  /** The clock of attempts and of the failing streak (tests shorten days to moments). */
+  now(): Date;
+  /** OUTBOUND_ALLOW_PRIVATE: local receivers in tests. */
+  allowPrivate: boolean;
+  /** Tests map names to local receivers, to show a name turned private is refused. */
+  lookup?: HostLookup;
+};
+
+export const DEFAULT_WEBHOOK_DELIVERY: Omit<WebhookDeliveryOptions, "retryDelaysMs" | "allowPrivate"> = {
+  timeoutMs: 10_000,
+  disableAfterMs: 5 * 24 * 60 * 60_000,
+  now: () => new Date(),
+};
+
+/** The response kept per attempt. */
+const RESPONSE_BYTES = 1024;
+const ATTEMPT_RETENTION = "30 days";
+
+/** The documented order of each event's fields (jsonb keeps its own). */
+const DATA_FIELDS: Record<string, readonly string[]> = {
+  "conversion.created": [
+    "conversionId",
+    "type",
+    "direction",
+    "clickId",
+    "customerId",
+    "value",
+    "currency",
+    "eventId",
+    "partner",
+    "collateralId",
+    "occurredAt",
+  ],
+  "relationship.created": ["relationshipId", "partner", "type", "occurredAt"],
+};
+
+/** The body sent: `{type, timestamp, data}`, the same bytes on every attempt of a message. */
+export function messageBody(message: WebhookJobPayload["message"]): string {
+  const fields = DATA_FIELDS[message.type] ?? Object.keys(message.data);
+  const data = Object.fromEntries(
+    [...fields, ...Object.keys(message.data).filter((key) => !fields.includes(key))]
+      .filter((key) => key in message.data)
+      .map((key) => [key, message.data[key]]),
+  );
+  return JSON.stringify({ type: message.type, timestamp: message.timestamp, data });
+}
+
+type Endpoint = {
+  id: string;
+  organizationId: string;
+  url: string;
+  enabled: boolean;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: Date | null;
+};
+
+type Attempt = {
+  id: string;
+  endpoint_id: string;
+  message_id: string;
+  event_type: string;
+  attempt: number;
+  status: "succeeded" | "failed";
+  response_status: number | null;
+  duration_ms: number;
+  response_body: string | null;
+  created_at: string;
+};
+
+/** What a receiver answered, as text a database column takes (no NUL), or why it did not. */
+function responseText(body: Buffer): string {
+  return body.toString("utf8").replaceAll("\u0000", "");
+}
+
+function failureText(error: unknown, timeoutMs: number): string {
+  if (error instanceof OutboundFetchError) {
+    switch (error.reason) {
+      case "timeout":
+        return `No answer within ${timeoutMs / 1000} s`;
+      case "too_many_redirects":
+        return "The endpoint answered with a redirect: webhooks are not redirected";
+      case "blocked_address":
+        return `Refused: ${error.message} (private, loopback or non-standard port)`;
+      default:
+        return error.message;
+    }
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** For each endpoint of a batch of attempts: did it succeed since, and its first failure after that. */
+function failingStreaks(attempts: readonly Attempt[]) {
+  const streaks = new Map<string, { reset: boolean; firstFailure: string | null }>();
+  for (const attempt of [...attempts].sort((a, b) => a.created_at.localeCompare(b.created_at))) {
+    const streak = streaks.get(attempt.endpoint_id) ?? { reset: false, firstFailure: null };
+    if (attempt.status === "succeeded") streaks.set(attempt.endpoint_id, { reset: true, firstFailure: null });
+    else
+      streaks.set(attempt.endpoint_id, {
+        ...streak,
+        firstFailure: streak.firstFailure ?? attempt.created_at,
+      });
+  }
+  return [...streaks].map(([endpoint_id, streak]) => ({
+    endpoint_id,
+    reset: streak.reset,
+    first_failure: streak.firstFailure,
+  }));
+}
+
+/**
+ * Delivers the outbox's webhook messages (CONTRACT §9): signed the Standard Webhooks way with the
+ * endpoint's secret (and, for a day after a rotation, its previous one too), POSTed through the
+ * SSRF-safe client with the endpoint's name resolved again for each attempt, answered within
+ * `timeoutMs`. Each attempt is recorded for the deliveries list, and the endpoint's failing streak
+ * with it; an endpoint failing for `disableAfterMs` is disabled in the transaction that mails its
+ * admins.
+ */
+export function webhookJobHandler(deps: {
+  db: Db;
+  sealer: SecretSealer;
+  publicUrl: string;
+  log: FastifyBaseLogger;
+  options: WebhookDeliveryOptions;
+  /** Mail was queued (an endpoint disabled): send it now rather than at the next poll. */
+  onMailQueued(): void;
+}): JobHandler {
+  const { db, sealer, log, options } = deps;
+
+  const retryDelay = (job: ClaimedJob) => options.retryDelaysMs[job.attempts - 1] ?? null;
+
+  async function disableFailing(endpointId: string, cutoff: Date) {
+    const mailed = await db.transaction(async (tx) => {
+      const [endpoint] = await tx
+        .update(webhookEndpoints)
+        .set({ enabled: false, disabledReason: "failing", updatedAt: options.now() })
+        .where(
+          and(
+            eq(webhookEndpoints.id, endpointId),
+            eq(webhookEndpoints.enabled, true),
+            lte(webhookEndpoints.failingSince, cutoff),
+          ),
+        )
+        .returning({ organizationId: webhookEndpoints.organizationId, url: webhookEndpoints.url });
+      if (!endpoint) return false;
+      const admins = await tx
+        .select({ email: users.email, organizationName: organizations.name })
+        .from(memberships)
+        .innerJoin(users, eq(users.id, memberships.userId))
+        .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+        .where(
+          and(
+            eq(memberships.organizationId, endpoint.organizationId),
+            eq(memberships.role, "admin"),
+            eq(memberships.status, "active"),
+          ),
+        );
+      for (const admin of admins) {
+        await enqueueMail(
+          tx,
+          webhookDisabledMail(admin.email, {
+            publicUrl: deps.publicUrl,
+            organizationName: admin.organizationName,
+            url: endpoint.url,
+            failingDays: Math.round(options.disableAfterMs / 86_400_000),
+          }),
+        );
+      }
+      log.warn({ endpointId, organizationId: endpoint.organizationId }, "webhook endpoint disabled: failing");
+      return admins.length > 0;
+    });
+    if (mailed) deps.onMailQueued();
+  }
+
+  /** One statement per batch of attempts: the rows, and each endpoint's failing streak. */
+  const attempts = createGroupCommit<Attempt>({
+    maxBatch: 500,
+    deadlineMs: 30_000,
+    async write(rows) {
+      const cutoff = new Date(options.now().getTime() - options.disableAfterMs);
+      const result = await db.execute(sql`
+        with input as (
+          select * from json_to_recordset(${JSON.stringify(rows)}::json) as x(
+            id text, endpoint_id text, message_id text, event_type text, attempt int, status text,
+            response_status int, duration_ms int, response_body text, created_at timestamptz)
+        ), inserted as (
+          insert into webhook_attempts (id, endpoint_id, message_id, event_type, attempt, status,
+            response_status, duration_ms, response_body, created_at)
+          select i.id, i.endpoint_id, i.message_id, i.event_type, i.attempt, i.status, i.response_status,
+            i.duration_ms, i.response_body, i.created_at
+          from input i
+          -- An endpoint deleted meanwhile keeps no attempts.
+          where exists (select 1 from webhook_endpoints e where e.id = i.endpoint_id)
+        ), streaks as (
+          select * from json_to_recordset(${JSON.stringify(failingStreaks(rows))}::json)
+            as s(endpoint_id text, reset boolean, first_failure timestamptz)
+        )
+        update webhook_endpoints e
+        set failing_since = case when s.reset then s.first_failure else coalesce(e.failing_since, s.first_failure) end
+        from streaks s
+        where e.id = s.endpoint_id
+        returning e.id, e.enabled, e.failing_since`);
+      const streaks = rowsOf<{ id: string; enabled: boolean; failing_since: Date | string | null }>(result);
+      for (const endpoint of streaks) {
+        if (
+          endpoint.enabled &&
+          endpoint.failing_since !== null &&
+          new Date(endpoint.failing_since) <= cutoff
+        ) {
+          await disableFailing(endpoint.id, cutoff).catch((error: unknown) =>
+            log.error(
+              { err: error, endpointId: endpoint.id },
+              "could not disable a failing webhook endpoint",
+            ),
+          );
+        }
+      }
+      return rows.length;
+    },
+  });
+
+  function signingSecrets(endpoint: Endpoint, now: Date): string[] {
+    const secrets = [sealer.open(endpoint.secretSealed)];
+    if (
+      endpoint.previousSecretSealed &&
+      endpoint.previousSecretExpiresAt &&
+      endpoint.previousSecretExpiresAt > now
+    ) {
+      secrets.push(sealer.open(endpoint.previousSecretSealed));
+    }
+    return secrets.filter((secret): secret is string => secret !== null);
+  }
+
+  async function deliver(job: ClaimedJob, endpoint: Endpoint | undefined): Promise<JobOutcome> {
+    const payload = job.payload as WebhookJobPayload;
+    if (!endpoint) return { status: "skipped", reason: "endpoint deleted" };
+    if (!endpoint.enabled && !payload.test) return { status: "skipped", reason: "endpoint disabled" };
+    const now = options.now();
+    const secrets = signingSecrets(endpoint, now);
+    // Sealed under another APP_SECRET: nothing this deployment can sign with.
+    if (secrets.length === 0) return { status: "failed", error: "the endpoint's secret cannot be opened" };
+    const body = messageBody(payload.message);
+    const signature = secrets.map((secret) => new Webhook(secret).sign(job.id, now, body)).join(" ");
+    const started = performance.now();
+    let ok = false;
+    let responseStatus: number | null = null;
+    let response: string | null = null;
+    try {
+      const answer = await safeFetch(endpoint.url, {
+        method: "POST",
+        body,
+        headers: {
+          "content-type": "application/json",
+          accept: "*/*",
+          "user-agent": "Buddy-Webhooks/1.0",
+          "webhook-id": job.id,
+          "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+          "webhook-signature": signature,
+        },
+        timeoutMs: options.timeoutMs,
+        maxBytes: RESPONSE_BYTES,
+        truncate: true,
+        allowPrivate: options.allowPrivate,
+        lookup: options.lookup,
+      });
+      responseStatus = answer.status;
+      response = responseText(answer.body);
+      ok = answer.status >= 200 && answer.status < 300;
+    } catch (error) {
+      response = failureText(error, options.timeoutMs);
+    }
+    await attempts.add({
+      id: randomUUID(),
+      endpoint_id: endpoint.id,
+      message_id: job.id,
+      event_type: payload.message.type,
+      attempt: job.attempts,
+      status: ok ? "succeeded" : "failed",
+      response_status: responseStatus,
+      duration_ms: Math.round(performance.now() - started),
+      response_body: response,
+      created_at: now.toISOString(),
+    });
+    if (ok) return { status: "done" };
+    const error = responseStatus === null ? (response ?? "no response") : `HTTP ${responseStatus}`;
+    const delayMs = retryDelay(job);
+    return delayMs === null ? { status: "failed", error } : { status: "retry", delayMs, error };
+  }
+
+  return {
+    async start(jobs) {
+      const ids = [...new Set(jobs.map((job) => (job.payload as WebhookJobPayload).endpointId))];
+      const rows = await db
+        .select({
+          id: webhookEndpoints.id,
+          organizationId: webhookEndpoints.organizationId,
+          url: webhookEndpoints.url,
+          enabled: webhookEndpoints.enabled,
+          secretSealed: webhookEndpoints.secretSealed,
+          previousSecretSealed: webhookEndpoints.previousSecretSealed,
+          previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
+        })
+        .from(webhookEndpoints)
+        .where(inArray(webhookEndpoints.id, ids));
+      const endpoints = new Map(rows.map((row) => [row.id, row]));
+      return jobs.map((job) => deliver(job, endpoints.get((job.payload as WebhookJobPayload).endpointId)));
+    },
+    retryDelayMs: retryDelay,
+    async sweep() {
+      await db.execute(
+        sql`delete from webhook_attempts where created_at < now() - ${ATTEMPT_RETENTION}::interval`,
+      );
+    },
+  };
+}

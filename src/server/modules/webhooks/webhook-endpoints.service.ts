@@ -1,0 +1,217 @@
+import {
+  type CreateWebhookInput,
+  maskWebhookSecret,
+  type UpdateWebhookInput,
+  WEBHOOK_MESSAGES,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEvent,
+} from "@shared/webhooks";
+import { and, count, eq, sql } from "drizzle-orm";
+import { type Db, rowsOf } from "../../db/client";
+import { jobs, webhookEndpoints } from "../../db/schema";
+import { badRequest, notFound } from "../../errors";
+import { outboundUrlProblem } from "../../lib/safe-fetch";
+import type { SecretSealer } from "../../lib/sealed-secrets";
+import { queueTestMessage } from "./webhook-events";
+import { generateWebhookSecret, PREVIOUS_SECRET_MS, sealedSecret } from "./webhook-secrets";
+
+/** Enough for every tool a team uses; a bound on what one organization makes Buddy send. */
+export const MAX_ENDPOINTS = 20;
+const DELIVERIES_LISTED = 100;
+
+export type EndpointContext = { db: Db; sealer: SecretSealer; allowPrivate: boolean };
+
+type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+function toEndpoint(row: EndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events as WebhookEvent[],
+    enabled: row.enabled,
+    secret: maskWebhookSecret(row.secretHint),
+    disabledReason: row.disabledReason === "failing" ? WEBHOOK_MESSAGES.disabled : null,
+    failingSince: row.failingSince?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * CONTRACT §9: a literal private or loopback address is refused when the endpoint is saved (names
+ * are judged at each delivery, resolved then), and so is a port other than the scheme's own.
+ */
+function checkUrl(url: string, allowPrivate: boolean): string {
+  const problem = outboundUrlProblem(url, { allowPrivate });
+  if (!problem) return url;
+  if (problem.reason === "blocked_address") {
+    throw badRequest(
+      problem.message.startsWith("Port") ? WEBHOOK_MESSAGES.port : WEBHOOK_MESSAGES.privateAddress,
+    );
+  }
+  throw badRequest(WEBHOOK_MESSAGES.url);
+}
+
+async function findEndpoint(db: Db, organizationId: string, id: string): Promise<EndpointRow> {
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, organizationId)));
+  if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
+  return row;
+}
+
+export async function listEndpoints(db: Db, organizationId: string): Promise<WebhookEndpoint[]> {
+  const rows = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.organizationId, organizationId))
+    .orderBy(webhookEndpoints.createdAt, webhookEndpoints.id);
+  return rows.map(toEndpoint);
+}
+
+/** The one answer with the whole secret. */
+export async function createEndpoint(
+  { db, sealer, allowPrivate }: EndpointContext,
+  organizationId: string,
+  input: { url: string; events: WebhookEvent[] } & Pick<CreateWebhookInput, "url">,
+): Promise<WebhookEndpoint & { secret: string }> {
+  const url = checkUrl(input.url, allowPrivate);
+  const secret = generateWebhookSecret();
+  const row = await db.transaction(async (tx) => {
+    // Serialises the organization's creations, so the cap holds under concurrent requests.
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtext('webhook_endpoints'), hashtext(${organizationId}))`,
+    );
+    const [existing] = await tx
+      .select({ n: count() })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.organizationId, organizationId));
+    if ((existing?.n ?? 0) >= MAX_ENDPOINTS) {
+      throw badRequest(`An organization has at most ${MAX_ENDPOINTS} webhook endpoints`);
+    }
+    const [inserted] = await tx
+      .insert(webhookEndpoints)
+      .values({ organizationId, url, events: input.events, ...sealedSecret(sealer, secret) })
+      .returning();
+    if (!inserted) throw new Error("webhook endpoint insert returned nothing");
+    return inserted;
+  });
+  return { ...toEndpoint(row), secret };
+}
+
+export async function updateEndpoint(
+  { db, allowPrivate }: EndpointContext,
+  organizationId: string,
+  id: string,
+  input: { url?: string; events?: WebhookEvent[]; enabled?: boolean } & Pick<UpdateWebhookInput, "url">,
+): Promise<WebhookEndpoint> {
+  const url = input.url === undefined ? undefined : checkUrl(input.url, allowPrivate);
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({
+      ...(url !== undefined ? { url } : {}),
+      ...(input.events !== undefined ? { events: input.events } : {}),
+      // Enabled again, or disabled by an admin: a fresh start, and no reason of Buddy's shown.
+      ...(input.enabled !== undefined
+        ? { enabled: input.enabled, failingSince: null, disabledReason: null }
+        : {}),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, organizationId)))
+    .returning();
+  if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
+  return toEndpoint(row);
+}
+
+/** Its messages still waiting go with it. */
+export async function deleteEndpoint(db: Db, organizationId: string, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, organizationId)))
+      .returning({ id: webhookEndpoints.id });
+    if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
+    await tx
+      .delete(jobs)
+      .where(and(eq(jobs.kind, "webhook"), eq(jobs.partitionKey, id), eq(jobs.status, "pending")));
+  });
+}
+
+/**
+ * A new secret, shown once; the one it replaces keeps signing beside it for PREVIOUS_SECRET_MS so
+ * receivers can switch without losing a message. A second rotation within that day drops the
+ * oldest: only the secret in use until now is kept.
+ */
+export async function rotateSecret(
+  { db, sealer }: EndpointContext,
+  organizationId: string,
+  id: string,
+  now = new Date(),
+): Promise<{ secret: string }> {
+  const secret = generateWebhookSecret();
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({
+      previousSecretSealed: sql`${webhookEndpoints.secretSealed}`,
+      previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_MS),
+      ...sealedSecret(sealer, secret),
+      updatedAt: now,
+    })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, organizationId)))
+    .returning({ id: webhookEndpoints.id });
+  if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
+  return { secret };
+}
+
+export async function sendTestMessage(db: Db, organizationId: string, id: string): Promise<string> {
+  await findEndpoint(db, organizationId, id);
+  return queueTestMessage(db, id);
+}
+
+/**
+ * The last attempts, newest first, with the messages waiting for their next attempt on top of
+ * them ('pending', at the time it is due).
+ */
+export async function listDeliveries(db: Db, organizationId: string, id: string): Promise<WebhookDelivery[]> {
+  await findEndpoint(db, organizationId, id);
+  const result = await db.execute(sql`
+    select * from (
+      (select a.id, a.message_id, a.event_type, a.attempt, a.status, a.response_status, a.duration_ms,
+          a.response_body, a.created_at
+        from webhook_attempts a
+        where a.endpoint_id = ${id}
+        order by a.created_at desc
+        limit ${DELIVERIES_LISTED})
+      union all
+      (select j.id || ':' || (j.attempts + 1), j.id, j.payload -> 'message' ->> 'type', j.attempts + 1, 'pending',
+          null, null, null, j.run_at
+        from jobs j
+        where j.partition_key = ${id} and j.kind = 'webhook' and j.status = 'pending'
+        order by j.created_at desc
+        limit ${DELIVERIES_LISTED})
+    ) deliveries
+    order by created_at desc, attempt desc
+    limit ${DELIVERIES_LISTED}`);
+  return rowsOf<{
+    id: string;
+    message_id: string;
+    event_type: string;
+    attempt: number;
+    status: WebhookDelivery["status"];
+    response_status: number | null;
+    duration_ms: number | null;
+    response_body: string | null;
+    created_at: Date | string;
+  }>(result).map((row) => ({
+    id: row.id,
+    messageId: row.message_id,
+    eventType: row.event_type,
+    attempt: row.attempt,
+    status: row.status,
+    responseStatus: row.response_status,
+    durationMs: row.duration_ms,
+    response: row.response_body,
+    createdAt: new Date(row.created_at).toISOString(),
+  }));
+}
