@@ -14,6 +14,7 @@ import {
 import type { Database } from "../db/client";
 import type { BillingGateway } from "../modules/billing/billing-gateway";
 import type { DomainProverOptions } from "../modules/domain-control/domain-prover";
+import type { WebhookDeliveryOptions } from "../modules/webhooks/webhook-delivery";
 import { MIGRATIONS_FOLDER, openTestDatabase } from "./database";
 import { type MailReceiver, startMailReceiver, tokenFrom } from "./mail-receiver";
 
@@ -52,6 +53,8 @@ export async function createTestApp(
     awaitStartUp?: boolean;
     /** A built SPA folder to serve (the API alone by default). */
     webRoot?: string;
+    /** Webhook delivery's clock, timeout and name resolution. */
+    webhooks?: Partial<WebhookDeliveryOptions>;
   } = {},
 ): Promise<TestApp> {
   const mail = options.mail ?? (await startMailReceiver());
@@ -83,6 +86,7 @@ export async function createTestApp(
     notifications,
     billingGateway: options.billingGateway,
     domainProof: options.domainProof,
+    webhooks: options.webhooks,
   });
   await app.ready();
   if (options.awaitStartUp !== false) await app.lifecycle.started;

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { billingAccounts, customerBindings, organizations } from "../../db/schema";
+import { billingAccounts, customerBindings, jobs, organizations } from "../../db/schema";
 import {
   authHeader,
   createApiKey,
@@ -120,6 +120,21 @@ describe("the pre-positioning attack", () => {
       payload: { webhookSecret: "whsec_squatterSigningSecret0123456" },
     });
     expect(stripe.statusCode).toBe(200);
+    const hook = await t.app.inject({
+      method: "POST",
+      url: "/api/webhooks",
+      headers: squatter.headers,
+      payload: {
+        url: "https://hooks.squatter.example/in",
+        events: ["conversion.created", "relationship.created"],
+      },
+    });
+    expect(hook.statusCode).toBe(201);
+    await t.app.inject({
+      method: "POST",
+      url: `/api/webhooks/${hook.json().id}/test`,
+      headers: squatter.headers,
+    });
     await t.database.db.insert(customerBindings).values({
       organizationId: squatter.organizationId,
       customerId: "cus_squatters_customer",
@@ -185,5 +200,8 @@ describe("the pre-positioning attack", () => {
       .from(customerBindings)
       .where(eq(customerBindings.organizationId, squatter.organizationId));
     expect(bound).toEqual([]);
+    // Nor their webhook endpoints: the owner's events never reach their servers.
+    expect((await t.app.inject({ url: "/api/webhooks", headers: owner.headers })).json()).toEqual([]);
+    expect(await t.database.db.select().from(jobs).where(eq(jobs.partitionKey, hook.json().id))).toEqual([]);
   });
 });
