@@ -215,7 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const outbox: JobWorker = startJobWorker({
     db: deps.db,
     log: app.log,
-    options: deps.outbox,
+    options: { leaseMs: config.outboxLeaseSeconds * 1000, ...deps.outbox },
     handlers: {
       mail: mailJobHandler({
         db: deps.db,

@@ -81,6 +81,8 @@ const envSchema = z.object({
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   WEBHOOK_RETRY_DELAYS: durationList,
+  /** Above a webhook's 10 s and the mailer's timeouts, with room to record the outcome. */
+  OUTBOX_LEASE_SECONDS: z.coerce.number().int().min(15).max(3600).default(60),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LOG_FORMAT: z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
@@ -118,6 +120,8 @@ export type Config = Readonly<{
   requestTimeoutSeconds: number;
   /** CONTRACT §9: the waits before each retry of a webhook message. */
   webhookRetryDelaysMs: readonly number[];
+  /** How long a claimed outbox job is its instance's; a dead instance's jobs are taken over after it. */
+  outboxLeaseSeconds: number;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   /** Unset: decided by where the log goes (see prettyLogs). */
   logFormat: "pretty" | "json" | undefined;
@@ -160,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     webhookRetryDelaysMs: Object.freeze(e.WEBHOOK_RETRY_DELAYS),
+    outboxLeaseSeconds: e.OUTBOX_LEASE_SECONDS,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
   });

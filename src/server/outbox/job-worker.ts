@@ -112,8 +112,9 @@ export function startJobWorker(deps: {
     },
   });
 
-  /** Leases up to `limit` due jobs, none of a partition already running `perPartition` here. */
+  /** Leases up to `limit` due jobs, and no more of a partition than it has room for here. */
   async function claim(limit: number): Promise<ClaimedJob[]> {
+    const running = JSON.stringify(Object.fromEntries(busyPartitions));
     const full = [...busyPartitions].filter(([, n]) => n >= options.perPartition).map(([key]) => key);
     const result = await db.execute(sql`
       with due as (
@@ -131,7 +132,8 @@ export function startJobWorker(deps: {
             row_number() over (partition by partition_key order by run_at) as nth
           from due
         ) ranked
-        where partition_key is null or nth <= ${options.perPartition}
+        where partition_key is null
+          or nth <= ${options.perPartition} - coalesce((${running}::jsonb ->> partition_key)::int, 0)
         order by run_at
         limit ${limit}
       )
