@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { type Db, rowsOf } from "../db/client";
 import { describeUnavailable, isDatabaseUnavailable } from "../db/database-unavailable";
+import { deleteInChunks } from "../db/delete-in-chunks";
 import type { JobKind } from "../db/schema";
 import { createGroupCommit } from "../lib/group-commit";
 import type { ClaimedJob, JobHandler, JobOutcome } from "./jobs";
@@ -25,11 +26,11 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   perPartition: 4,
   // Above the longest run (a webhook's 10 s, a mail's SMTP timeouts) with room to record it.
   leaseMs: 60_000,
-  retentionMs: 30 * 24 * 60 * 60_000,
+  // What was sent is recorded elsewhere (webhook attempts); a mail's body may hold a live token.
+  retentionMs: 24 * 60 * 60_000,
 };
 
 const SWEEP_EVERY_MS = 60 * 60_000;
-
 export type JobWorker = {
   /** Looks for due jobs now (called after a change queued some, and on every tick). */
   wake(): void;
@@ -215,9 +216,12 @@ export function startJobWorker(deps: {
     const now = Date.now();
     if (now - lastSweep < SWEEP_EVERY_MS) return;
     lastSweep = now;
-    await db.execute(sql`
-      delete from jobs
-      where status <> 'pending' and finished_at < now() - ${options.retentionMs} * interval '1 millisecond'`);
+    await deleteInChunks(
+      db,
+      sql`select id from jobs
+        where status <> 'pending' and finished_at < now() - ${options.retentionMs} * interval '1 millisecond'`,
+      sql`jobs`,
+    );
     for (const handler of Object.values(handlers)) await handler.sweep?.(new Date(now));
   }
 

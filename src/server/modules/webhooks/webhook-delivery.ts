@@ -4,6 +4,7 @@ import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { Webhook } from "standardwebhooks";
 import { type Db, rowsOf } from "../../db/client";
+import { deleteInChunks } from "../../db/delete-in-chunks";
 import { memberships, organizations, users, webhookEndpoints } from "../../db/schema";
 import { createGroupCommit } from "../../lib/group-commit";
 import { type HostLookup, OutboundFetchError, safeFetch } from "../../lib/safe-fetch";
@@ -329,8 +330,10 @@ export function webhookJobHandler(deps: {
     },
     retryDelayMs: retryDelay,
     async sweep() {
-      await db.execute(
-        sql`delete from webhook_attempts where created_at < now() - ${ATTEMPT_RETENTION}::interval`,
+      await deleteInChunks(
+        db,
+        sql`select id from webhook_attempts where created_at < now() - ${ATTEMPT_RETENTION}::interval`,
+        sql`webhook_attempts`,
       );
     },
   };

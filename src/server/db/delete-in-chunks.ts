@@ -1,0 +1,21 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "./client";
+
+const SWEEP_CHUNK = 5_000;
+
+/**
+ * Deletes the rows of `table` whose ids `select` finds, a chunk per statement: a busy day's
+ * millions of rows never make one statement that outlasts the statement timeout.
+ */
+export async function deleteInChunks(db: Db, select: SQL, table: SQL): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const result = await db.execute(sql`delete from ${table} where id in (${select} limit ${SWEEP_CHUNK})`);
+    const count =
+      (result as { affectedRows?: number; rowCount?: number }).affectedRows ??
+      (result as { rowCount?: number }).rowCount ??
+      0;
+    deleted += count;
+    if (count < SWEEP_CHUNK) return deleted;
+  }
+}
