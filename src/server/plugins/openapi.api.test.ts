@@ -52,4 +52,41 @@ describe("the published OpenAPI document", () => {
       "referral",
     ]);
   });
+
+  it("names every operation once, in camelCase, and describes each answer in its own media type", async () => {
+    const doc = (await t.app.inject({ url: "/api/openapi.json" })).json();
+    type Response = { content?: Record<string, unknown>; headers?: Record<string, unknown> };
+    type Operation = { operationId?: string; responses: Record<string, Response> };
+    const operations: Operation[] = Object.values(
+      doc.paths as Record<string, Record<string, Operation>>,
+    ).flatMap((item) => Object.values(item));
+    const ids = operations.map((operation) => operation.operationId);
+    expect(ids.every((id) => typeof id === "string" && /^[a-z][a-zA-Z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(operations.length);
+
+    const answers = (path: string, method = "get") =>
+      doc.paths[path][method].responses as Record<string, Response>;
+    const mediaTypes = (response: Response | undefined) => Object.keys(response?.content ?? {});
+    expect(mediaTypes(answers("/api/ads")["200"])).toEqual(["application/json", "text/html", "text/plain"]);
+    for (const link of ["/s/{code}", "/api/marketing/redirect"]) {
+      expect(answers(link)["302"]?.content).toBeUndefined();
+      expect(Object.keys(answers(link)["302"]?.headers ?? {})).toContain("Location");
+    }
+    expect(Object.keys(answers("/s/{code}")).sort()).toEqual(["302", "400", "404"]);
+    const pixel = answers("/api/marketing/conversion/{clickId}");
+    expect(Object.keys(pixel).sort()).toEqual(["200", "400", "404", "429"]);
+    expect(mediaTypes(pixel["200"])).toEqual(["image/gif"]);
+    expect(Object.keys(pixel["429"]?.headers ?? {})).toEqual(["Retry-After"]);
+    expect(Object.keys(answers("/api/marketing/conversion", "post")).sort()).toEqual([
+      "200",
+      "201",
+      "400",
+      "401",
+      "404",
+    ]);
+    for (const file of ["conversions", "clicks"])
+      expect(mediaTypes(answers(`/api/exports/${file}.csv`)["200"])).toEqual(["text/csv"]);
+    expect(mediaTypes(answers("/api/tracking/click.js")["200"])).toEqual(["application/javascript"]);
+    expect(answers("/api/tracking/click.js")["304"]?.content).toBeUndefined();
+  });
 });

@@ -148,6 +148,12 @@ beforeAll(async () => {
       metadata: { plan: "pro" },
     },
     "PUT /api/integrations/stripe": { webhookSecret: "whsec_fuzzSigningSecret0123456789" },
+    // Unsigned: whatever the fuzz puts in it, the event is refused by its signature and records nothing.
+    "POST /api/integrations/stripe/webhook/{organizationId}": {
+      id: "evt_fuzz",
+      type: "checkout.session.completed",
+      data: { object: { client_reference_id: clickId } },
+    },
     "POST /api/webhooks": { url: "https://hooks.fuzz.example/other", events: ["relationship.created"] },
     "PATCH /api/webhooks/{id}": {
       url: "https://hooks.fuzz.example/buddy",

@@ -1,10 +1,10 @@
 import { adsQuerySchema, adsResponseSchema } from "@shared/ads";
-import { errorBodySchema } from "@shared/http";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { notFound } from "../../errors";
 import { requireApiKey } from "../../plugins/auth";
 import { API_TAGS } from "../../plugins/openapi";
+import { contentResponse, errorResponse, textBody } from "../../plugins/openapi-responses";
 import { ADS_CACHE_CONTROL, adsAnswer } from "./ads-answer";
 import { createAdsQueryValidator } from "./ads-query";
 
@@ -17,6 +17,7 @@ export async function adsRoutes(app: FastifyInstance) {
       validatorCompiler: createAdsQueryValidator(),
       schema: {
         tags: [API_TAGS.ads],
+        operationId: "getAds",
         summary: "Get partner ads",
         description:
           "Random active ads of your active Buddies (complementary relationships), each with a short tracked " +
@@ -25,11 +26,16 @@ export async function adsRoutes(app: FastifyInstance) {
           "eligible ads are cached for up to 5 minutes. 404 when you have no active Buddy with active collateral.",
         security: [{ apiKey: [] }],
         querystring: adsQuerySchema,
+        // The media type follows `format` (the Accept header is not read).
         response: {
-          200: adsResponseSchema,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          404: errorBodySchema,
+          200: contentResponse("The ads, in the `format` asked: `json` (default), `html` or `text`.", {
+            "application/json": adsResponseSchema,
+            "text/html": textBody(),
+            "text/plain": textBody(),
+          }),
+          400: errorResponse("A `format`, `limit`, `includeSuggestions` or `template` out of range."),
+          401: errorResponse("The API key is missing, unknown or revoked."),
+          404: errorResponse("You have no active Buddy (complementary relationship) with active collateral."),
         },
       },
     },

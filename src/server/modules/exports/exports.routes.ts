@@ -5,12 +5,11 @@ import {
   type ExportQuery,
   exportQuerySchema,
 } from "@shared/exports";
-import { errorBodySchema } from "@shared/http";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { requireOrganizationId } from "../../plugins/auth";
 import { API_TAGS } from "../../plugins/openapi";
+import { contentResponse, errorResponse, textBody } from "../../plugins/openapi-responses";
 import { csvStream } from "./csv";
 import { type ExportKind, exportRows } from "./export-rows";
 
@@ -24,9 +23,13 @@ function rangeOf({ from, to }: ExportQuery) {
   };
 }
 
-const EXPORTS: Record<ExportKind, { columns: readonly string[]; summary: string; description: string }> = {
+const EXPORTS: Record<
+  ExportKind,
+  { columns: readonly string[]; operationId: string; summary: string; description: string }
+> = {
   conversions: {
     columns: CONVERSION_EXPORT_COLUMNS,
+    operationId: "exportConversions",
     summary: "Export conversions (CSV)",
     description:
       "Every conversion of your organization between `from` and `to` (UTC days, both included, at most " +
@@ -36,6 +39,7 @@ const EXPORTS: Record<ExportKind, { columns: readonly string[]; summary: string;
   },
   clicks: {
     columns: CLICK_EXPORT_COLUMNS,
+    operationId: "exportClicks",
     summary: "Export clicks (CSV)",
     description:
       "Every stored click on your organization's links and on partners' links to you between `from` and `to` " +
@@ -51,22 +55,27 @@ const EXPORTS: Record<ExportKind, { columns: readonly string[]; summary: string;
 export async function exportsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   for (const kind of ["conversions", "clicks"] as const) {
-    const { columns, summary, description } = EXPORTS[kind];
+    const { columns, operationId, summary, description } = EXPORTS[kind];
     r.get(
       `/api/exports/${kind}.csv`,
       {
         config: { access: "memberOrApiKey", securityHeaders: "api" },
         schema: {
           tags: [API_TAGS.conversions],
+          operationId,
           summary,
           description,
           security: [{ apiKey: [] }, { bearer: [] }],
           querystring: exportQuerySchema,
           response: {
-            200: z.string().describe("text/csv, with a header row"),
-            400: errorBodySchema,
-            401: errorBodySchema,
-            403: errorBodySchema,
+            200: contentResponse("RFC 4180 CSV with a header row, as an attachment.", {
+              "text/csv": textBody(),
+            }),
+            400: errorResponse(
+              `\`from\` or \`to\` missing or not a date (YYYY-MM-DD), \`from\` after \`to\`, or more than ${EXPORT_MAX_DAYS} days.`,
+            ),
+            401: errorResponse("No API key or session token, or one that is unknown, revoked or expired."),
+            403: errorResponse("A signed-in user whose company set-up is not complete."),
           },
         },
       },

@@ -1,13 +1,14 @@
 import { errorBodySchema, idField } from "@shared/http";
 import { connectStripeSchema, STRIPE_MESSAGES, stripeConnectionSchema } from "@shared/integrations";
-import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { FastifyInstance, FastifySchemaCompiler } from "fastify";
+import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import Stripe from "stripe";
 import { z } from "zod";
 import { AppError, badRequest } from "../../errors";
 import { createSecretSealer } from "../../lib/sealed-secrets";
 import { requireMember } from "../../plugins/auth";
 import { API_TAGS } from "../../plugins/openapi";
+import { errorResponse } from "../../plugins/openapi-responses";
 import { keepRawJsonBody } from "../../plugins/raw-json-body";
 import {
   connectStripe,
@@ -21,6 +22,27 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchem
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
 /** Stripe's own default, named by CONTRACT §8: a signature older than five minutes is refused. */
 const SIGNATURE_TOLERANCE_SECONDS = 300;
+/** What Stripe sends, as the document describes it: any event, of which Buddy reads two types. */
+const stripeEventSchema = z
+  .looseObject({
+    id: z.string().describe("The event's id (`evt_…`): a redelivery records nothing new."),
+    type: z
+      .string()
+      .describe(
+        "The event's type: a purchase may be recorded for `checkout.session.completed` or `invoice.paid`.",
+      ),
+    data: z.looseObject({ object: z.looseObject({}) }),
+  })
+  .meta({ description: "A Stripe event, as Stripe sends it: its signature covers these exact bytes." });
+
+/**
+ * The webhook's body is described, not validated: it stays the bytes that arrived, which the
+ * handler judges by their signature before it reads a field. The path is validated as usual.
+ */
+const signedBodyValidator: FastifySchemaCompiler<unknown> = (route) =>
+  route.httpPart === "body"
+    ? (data: unknown) => ({ value: data })
+    : validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
 
 /**
  * CONTRACT §8, Stripe without code: an admin pastes the organization's own webhook signing
@@ -70,8 +92,10 @@ export async function stripeRoutes(app: FastifyInstance) {
       `${path}/webhook/:organizationId`,
       {
         config: { access: "public", securityHeaders: "api" },
+        validatorCompiler: signedBodyValidator,
         schema: {
           tags: [API_TAGS.conversions],
+          operationId: "receiveStripeEvent",
           summary: "Stripe webhook (your organization's own Stripe account)",
           description:
             "Paste this URL (shown in Settings → Install) into a Stripe webhook endpoint for the events " +
@@ -82,7 +106,16 @@ export async function stripeRoutes(app: FastifyInstance) {
             "click ids and customers are answered 200 and record nothing; a redelivered event records nothing new.",
           security: [],
           params: z.object({ organizationId: idField("organizationId") }),
-          response: { 200: z.object({ received: z.literal(true) }), 400: errorBodySchema },
+          body: stripeEventSchema,
+          response: {
+            200: z.object({ received: z.literal(true) }).meta({
+              description:
+                "Taken: recorded, or nothing to record (another event, an unknown click or customer).",
+            }),
+            400: errorResponse(
+              "A missing or wrong `Stripe-Signature`, or an organization that has not connected Stripe: nothing is recorded.",
+            ),
+          },
         },
       },
       async (request) => {

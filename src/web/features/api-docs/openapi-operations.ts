@@ -42,6 +42,7 @@ const REASON_PHRASES: Record<string, string> = {
   "201": "Created",
   "204": "No Content",
   "302": "Found",
+  "304": "Not Modified",
   "400": "Bad Request",
   "401": "Unauthorized",
   "403": "Forbidden",

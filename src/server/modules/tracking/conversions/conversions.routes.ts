@@ -1,4 +1,3 @@
-import { errorBodySchema } from "@shared/http";
 import { text } from "@shared/text";
 import {
   CLICK_ID_MAX_LENGTH,
@@ -14,6 +13,12 @@ import { z } from "zod";
 import { badRequest } from "../../../errors";
 import { requireApiKey } from "../../../plugins/auth";
 import { API_TAGS } from "../../../plugins/openapi";
+import {
+  binaryBody,
+  contentResponse,
+  errorResponse,
+  rateLimitedResponse,
+} from "../../../plugins/openapi-responses";
 import { PIXEL_GIF, PIXEL_HEADERS } from "./pixel";
 
 const resultSchema = z.object({ id: z.string(), duplicate: z.boolean() });
@@ -30,6 +35,7 @@ export async function conversionsRoutes(app: FastifyInstance) {
       config: { access: "apiKey", securityHeaders: "api" },
       schema: {
         tags: [API_TAGS.conversions],
+        operationId: "recordConversion",
         summary: "Record a conversion (server to server)",
         description:
           "Records a conversion for a click id (the bclickid your landing page received) or a customer. Needs the " +
@@ -44,11 +50,18 @@ export async function conversionsRoutes(app: FastifyInstance) {
         security: [{ apiKey: [] }],
         body: recordConversionSchema,
         response: {
-          200: resultSchema,
-          201: resultSchema,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          404: errorBodySchema,
+          200: resultSchema.meta({
+            description:
+              "A duplicate (`duplicate: true`): the first conversion's `id`; nothing new is recorded.",
+          }),
+          201: resultSchema.meta({ description: "Recorded (`duplicate: false`)." }),
+          400: errorResponse(
+            "Neither `clickId` nor `customerId`, an unknown `type`, or a `value` or `currency` that is not money.",
+          ),
+          401: errorResponse("The API key is missing, unknown or revoked."),
+          404: errorResponse(
+            "An unknown or expired click id, one your organization did not receive, or a customer it never bound.",
+          ),
         },
       },
     },
@@ -72,6 +85,7 @@ export async function conversionsRoutes(app: FastifyInstance) {
       compress: false,
       schema: {
         tags: [API_TAGS.conversions],
+        operationId: "recordConversionPixel",
         summary: "Conversion pixel (browser, no key)",
         description:
           "A 1×1 GIF that records a conversion from the browser, as conversion.js does. It needs no API key " +
@@ -98,6 +112,14 @@ export async function conversionsRoutes(app: FastifyInstance) {
             .optional()
             .describe("Your idempotency key: a repeat records nothing."),
         }),
+        response: {
+          200: contentResponse("A 1×1 transparent GIF: the conversion is recorded, or was already.", {
+            "image/gif": binaryBody("image/gif"),
+          }),
+          400: errorResponse("A missing or unknown `type`, or a `value` or `currency` that is not money."),
+          404: errorResponse("An unknown or expired click id, or one whose target is not `org`."),
+          429: rateLimitedResponse("This client address has recorded its new leads for the minute."),
+        },
       },
     },
     async (request, reply) => {

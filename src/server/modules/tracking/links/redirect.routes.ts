@@ -6,6 +6,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireMember } from "../../../plugins/auth";
 import { API_TAGS } from "../../../plugins/openapi";
+import { errorResponse, redirectResponse } from "../../../plugins/openapi-responses";
 import { type TrackedLink, verifyTrackedLink } from "./link-signature";
 import { shortenTrackedLink } from "./short-links.service";
 
@@ -54,6 +55,7 @@ export async function redirectRoutes(app: FastifyInstance) {
       ...followed,
       schema: {
         tags: [API_TAGS.conversions],
+        operationId: "followTrackedLink",
         summary: "Follow a tracked link",
         description:
           "Records the click and redirects (302) to `url` with `bclickid` added. A hit that is not a person's " +
@@ -62,7 +64,15 @@ export async function redirectRoutes(app: FastifyInstance) {
           "signature, or a url off the ad's host, answers 400 and records nothing. A link of a draft, or of an ad " +
           "whose author's domain is not proven, redirects without `bclickid` and records nothing.",
         security: [],
-        response: { 400: errorBodySchema },
+        response: {
+          302: redirectResponse(
+            "To the ad's page. The hit is stored as a click, counted only when it is a person's.",
+            "`url`, with `bclickid` added to its query for a person's hit.",
+          ),
+          400: errorResponse(
+            "A missing or wrong `sig`, a `url` off the ad's host, or an ad that is gone: nothing is recorded.",
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -78,6 +88,7 @@ export async function redirectRoutes(app: FastifyInstance) {
       ...followed,
       schema: {
         tags: [API_TAGS.conversions],
+        operationId: "followShortLink",
         summary: "Follow a short link",
         description:
           "The short form of a tracked link: records the click and redirects (302) in one hop, with `bclickid` " +
@@ -85,7 +96,16 @@ export async function redirectRoutes(app: FastifyInstance) {
         security: [],
         // Text the boundary accepts; a code of another shape is simply not found.
         params: z.object({ code: text("Short link code", { trim: false }) }),
-        response: { 400: errorBodySchema, 404: errorBodySchema },
+        response: {
+          302: redirectResponse(
+            "To the ad's page, the hit stored as for the tracked link.",
+            "The ad's call to action, with `bclickid` added to its query for a person's hit.",
+          ),
+          400: errorResponse(
+            "The ad behind the link is gone or no longer on its company's site: nothing is recorded.",
+          ),
+          404: errorResponse("No short link has this code."),
+        },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { API_TAGS } from "../../../plugins/openapi";
+import { contentResponse, emptyResponse, textBody } from "../../../plugins/openapi-responses";
 import { CLICK_SCRIPT } from "./click-script";
 import { CONVERSION_SCRIPT } from "./conversion-script";
 
@@ -15,12 +16,23 @@ export async function scriptsRoutes(app: FastifyInstance) {
     const etag = `"${createHash("sha256").update(source).digest("base64url").slice(0, 16)}"`;
     const schema = {
       tags: [API_TAGS.conversions],
+      operationId: file === "click.js" ? "getClickScript" : "getConversionScript",
       summary: file === "click.js" ? "Click-tracking script" : "Conversion-tracking script",
+      // No markup: a docs page renders descriptions, and Settings → Install has the tag to copy.
       description:
         file === "click.js"
-          ? 'Put on every landing page: <script src="…/api/tracking/click.js" data-org="ORG_ID" async>. Keeps bclickid for 30 days.'
-          : 'Put on conversion pages: <script src="…/api/tracking/conversion.js" data-org="ORG_ID" data-type="signup" async>; also window.buddy.conversion(type, value?).',
+          ? "Load it on every landing page from a script element with `data-org` (your organization id) and " +
+            "`async`. Keeps `bclickid` for 30 days."
+          : "Load it on conversion pages from a script element with `data-org` (your organization id), " +
+            "`data-type` (the conversion type) and `async`; it also offers " +
+            "`window.buddy.conversion(type, value?, {currency, customerId, eventId}?)`.",
       security: [],
+      response: {
+        200: contentResponse("The script; cacheable for a day, revalidated by its `ETag`.", {
+          "application/javascript": textBody(),
+        }),
+        304: emptyResponse("Not modified: the `If-None-Match` sent is the script's `ETag`."),
+      },
     };
     app.get(`/api/tracking/${file}`, { config: { access: "public" }, schema }, async (request, reply) => {
       reply.header("Cache-Control", "public, max-age=86400, stale-while-revalidate=604800");
