@@ -121,6 +121,8 @@ export type AppDeps = {
   /** Test overrides: a logger switch, outbox timing, per-address limits, a mailer. */
   logger?: boolean | object;
   outbox?: Partial<WorkerOptions & MailRetryOptions>;
+  /** The Ads API's random draws (tests seed them). */
+  random?: () => number;
   /** Webhook delivery's clock, timeout and address rules (tests). */
   webhooks?: Partial<WebhookDeliveryOptions>;
   perAddressLimit?: { points: number; durationSeconds: number };
@@ -289,7 +291,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook("onClose", () => apiKeys.settled());
   app.decorate(
     "ads",
-    createAdsService({ db: deps.db, notifications, publicUrl: config.publicUrl, secret: appSecret }),
+    createAdsService({
+      db: deps.db,
+      notifications,
+      publicUrl: config.publicUrl,
+      secret: appSecret,
+      random: deps.random,
+    }),
   );
   app.decorate(
     "collateralWriter",

@@ -466,8 +466,9 @@ export const pairDailyStats = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.day, t.sourceOrgId, t.targetOrgId] }),
-    index().on(t.sourceOrgId),
-    index().on(t.targetOrgId),
+    // Each side's window of days (the partners' ledger, the chart) without the rest of its history.
+    index().on(t.sourceOrgId, t.day),
+    index().on(t.targetOrgId, t.day),
   ],
 );
 

@@ -53,6 +53,8 @@ export async function createTestApp(
     awaitStartUp?: boolean;
     /** A built SPA folder to serve (the API alone by default). */
     webRoot?: string;
+    /** The Ads API's random draws. */
+    random?: () => number;
     /** Webhook delivery's clock, timeout and name resolution. */
     webhooks?: Partial<WebhookDeliveryOptions>;
   } = {},
@@ -87,6 +89,7 @@ export async function createTestApp(
     billingGateway: options.billingGateway,
     domainProof: options.domainProof,
     webhooks: options.webhooks,
+    random: options.random,
   });
   await app.ready();
   if (options.awaitStartUp !== false) await app.lifecycle.started;

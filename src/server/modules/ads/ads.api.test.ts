@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHANNELS } from "../../db/change-notifications";
 import { createOrganization, createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../testing/app";
-import { pickRandom } from "./ads.service";
 
 let t: TestApp;
 let caller: Awaited<ReturnType<typeof createOrganization>>;
@@ -151,13 +150,5 @@ describe("the public Ads API", () => {
     ]) {
       expect((await ads(query)).statusCode, query).toBeLessThan(500);
     }
-  });
-
-  it("picks at random without repeats", () => {
-    const items = [1, 2, 3, 4, 5, 6];
-    const picked = pickRandom(items, 3);
-    expect(new Set(picked).size).toBe(3);
-    expect(picked.every((n) => items.includes(n))).toBe(true);
-    expect(pickRandom(items, 10)).toHaveLength(6);
   });
 });

@@ -8,6 +8,7 @@ import { collateral, organizations, relationships } from "../../db/schema";
 import { blockedOrganizationIds } from "../relationships/block-list";
 import { signTrackedLink } from "../tracking/links/link-signature";
 import { shortenTrackedLink } from "../tracking/links/short-links.service";
+import { partnerWeights, pickWeighted, type RotationPartner, rotationOf } from "./ad-rotation";
 
 export type EligibleAd = Omit<Ad, "ctaUrl"> & {
   relationshipId: string;
@@ -82,21 +83,12 @@ export async function loadEligibleAds(
   );
 }
 
-/** Fisher–Yates on a copy, stopped after `limit` steps: a fair random pick of `limit` ads. */
-export function pickRandom<T>(items: readonly T[], limit: number, random = Math.random): T[] {
-  const copy = [...items];
-  const count = Math.min(limit, copy.length);
-  for (let i = 0; i < count; i++) {
-    const j = i + Math.floor(random() * (copy.length - i));
-    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
-  }
-  return copy.slice(0, count);
-}
-
 /** An ad as served, with its JSON text made once per cached eligible set rather than per request. */
 export type ServedAd = { ad: Ad; json: string };
 
 type CachedAd = EligibleAd & { served?: ServedAd };
+/** What is cached per organization: its eligible ads, grouped by partner with their weights. */
+type EligibleSet = RotationPartner<CachedAd>[];
 
 /** CONTRACT §6 json body from ads already checked against adSchema when they were cached. */
 export function adsJsonBody(ads: readonly ServedAd[]): string {
@@ -115,10 +107,13 @@ export function createAdsService(deps: {
   notifications: ChangeNotifications;
   publicUrl: string;
   secret: string;
+  /** The draws of the rotation (tests seed it). */
+  random?: () => number;
 }) {
-  const eligible = new LRUCache<string, CachedAd[]>({ max: 10_000, ttl: ELIGIBLE_CACHE_MS });
+  const random = deps.random ?? Math.random;
+  const eligible = new LRUCache<string, EligibleSet>({ max: 10_000, ttl: ELIGIBLE_CACHE_MS });
   // Concurrent misses share one load, so an invalidation under load costs one query per key.
-  const loading = new Map<string, { generation: number; load: Promise<CachedAd[]> }>();
+  const loading = new Map<string, { generation: number; load: Promise<EligibleSet> }>();
   const shortUrls = new LRUCache<string, string>({ max: 100_000 });
   // Changes with every invalidation: a load that raced one is neither cached nor shared.
   let generation = 0;
@@ -129,17 +124,26 @@ export function createAdsService(deps: {
   };
   deps.notifications.subscribe(CHANNELS.adsChanged, { onNotify: dropAll, onGap: dropAll });
 
+  /** The partners' weights are read with the ads and cached with them (CONTRACT §10). */
+  async function loadEligibleSet(organizationId: string, includeSuggestions: boolean): Promise<EligibleSet> {
+    const [ads, weights] = await Promise.all([
+      loadEligibleAds(deps.db, organizationId, includeSuggestions),
+      partnerWeights(deps.db, organizationId),
+    ]);
+    return rotationOf<CachedAd>(ads, weights);
+  }
+
   function eligibleAds(
     organizationId: string,
     includeSuggestions: boolean,
-  ): Promise<CachedAd[]> | CachedAd[] {
+  ): Promise<EligibleSet> | EligibleSet {
     const key = `${organizationId}|${includeSuggestions}`;
     const cached = eligible.get(key);
     if (cached) return cached;
     const pending = loading.get(key);
     if (pending && pending.generation === generation) return pending.load;
     const seen = generation;
-    const load = loadEligibleAds(deps.db, organizationId, includeSuggestions).finally(() => {
+    const load = loadEligibleSet(organizationId, includeSuggestions).finally(() => {
       if (loading.get(key)?.load === load) loading.delete(key);
     });
     loading.set(key, { generation: seen, load });
@@ -183,8 +187,8 @@ export function createAdsService(deps: {
       organizationId: string,
       options: { limit: number; includeSuggestions: boolean },
     ): Promise<ServedAd[]> {
-      const ads = await eligibleAds(organizationId, options.includeSuggestions);
-      const picked = pickRandom(ads, options.limit);
+      const partners = await eligibleAds(organizationId, options.includeSuggestions);
+      const picked = pickWeighted(partners, options.limit, random);
       // Once an ad has been served from this cached set, no await is needed for it again.
       if (picked.every((ad) => ad.served)) return picked.map((ad) => ad.served as ServedAd);
       return Promise.all(picked.map((ad) => ad.served ?? serve(organizationId, ad)));

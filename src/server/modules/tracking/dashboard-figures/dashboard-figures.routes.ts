@@ -1,4 +1,5 @@
 import { errorBodySchema } from "@shared/http";
+import { LEDGER_DAYS_DEFAULT, partnersLedgerSchema, partnersQuerySchema } from "@shared/reciprocity";
 import {
   activitySchema,
   dailyMetricsSchema,
@@ -11,6 +12,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireMember } from "../../../plugins/auth";
 import { dailyMetrics, recentActivity } from "./overview.service";
+import { readPartnersLedger } from "./partners.service";
 import { readDailyRevenue, readRevenue } from "./revenue.service";
 import { readTotals } from "./totals.service";
 
@@ -57,6 +59,27 @@ export async function dashboardFiguresRoutes(app: FastifyInstance) {
     async (request) => {
       const { organizationId } = requireMember(request);
       return readDailyRevenue(app.db, organizationId);
+    },
+  );
+
+  // CONTRACT §10: give and take per partner over a window.
+  r.get(
+    "/api/metrics/partners",
+    {
+      config: { access: "member" },
+      schema: {
+        querystring: partnersQuerySchema,
+        response: {
+          200: partnersLedgerSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      const { organizationId } = requireMember(request);
+      return readPartnersLedger(app.db, organizationId, request.query.days ?? LEDGER_DAYS_DEFAULT);
     },
   );
 

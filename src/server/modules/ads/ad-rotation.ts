@@ -1,0 +1,85 @@
+import { AD_WEIGHT_DAYS, adWeight, windowStart } from "@shared/reciprocity";
+import { sql } from "drizzle-orm";
+import { type DbOrTx, rowsOf } from "../../db/client";
+
+/** One partner's ads in the rotation, and how often it is drawn relative to the others. */
+export type RotationPartner<T> = { organizationId: string; weight: number; ads: T[] };
+
+/**
+ * CONTRACT §10: each partner's ad weight for the caller, from the clicks both ways over the last
+ * AD_WEIGHT_DAYS days (the per-pair daily roll-up, each side through its index). A partner with
+ * no clicks either way weighs 1.
+ */
+export async function partnerWeights(
+  db: DbOrTx,
+  organizationId: string,
+  now = new Date(),
+): Promise<Map<string, number>> {
+  const first = windowStart(AD_WEIGHT_DAYS, now);
+  const result = await db.execute(sql`
+    select partner, sum(sent)::text as sent, sum(received)::text as received from (
+      select target_org_id as partner, clicks as sent, 0 as received
+      from pair_daily_stats where source_org_id = ${organizationId} and day >= ${first}::date
+      union all
+      select source_org_id, 0, clicks
+      from pair_daily_stats where target_org_id = ${organizationId} and day >= ${first}::date
+    ) pairs
+    group by partner`);
+  return new Map(
+    rowsOf<{ partner: string; sent: string; received: string }>(result).map((row) => [
+      row.partner,
+      adWeight({ sent: Number(row.sent), received: Number(row.received) }),
+    ]),
+  );
+}
+
+/** The ads grouped by their advertiser, each group with its weight (1 when unknown). */
+export function rotationOf<T extends { targetOrgId: string }>(
+  ads: readonly T[],
+  weights: ReadonlyMap<string, number>,
+): RotationPartner<T>[] {
+  const partners = new Map<string, RotationPartner<T>>();
+  for (const ad of ads) {
+    const partner = partners.get(ad.targetOrgId) ?? {
+      organizationId: ad.targetOrgId,
+      weight: weights.get(ad.targetOrgId) ?? 1,
+      ads: [],
+    };
+    partner.ads.push(ad);
+    partners.set(ad.targetOrgId, partner);
+  }
+  return [...partners.values()];
+}
+
+/**
+ * CONTRACT §10: `limit` ads, each drawn by first drawing a partner with probability proportional
+ * to its weight, then one of its ads not yet picked, uniformly. A partner is not drawn again while
+ * other partners with ads remain in the round.
+ */
+export function pickWeighted<T>(
+  partners: readonly RotationPartner<T>[],
+  limit: number,
+  random = Math.random,
+): T[] {
+  const left = new Map(partners.map((partner) => [partner, [...partner.ads]]));
+  const picked: T[] = [];
+  let round = partners.filter((partner) => partner.ads.length > 0);
+  while (picked.length < limit && round.length > 0) {
+    const total = round.reduce((sum, partner) => sum + partner.weight, 0);
+    let point = random() * total;
+    let index = round.findIndex((partner) => {
+      point -= partner.weight;
+      return point < 0;
+    });
+    // Rounding may leave the point at the very end.
+    if (index === -1) index = round.length - 1;
+    const partner = round[index] as RotationPartner<T>;
+    const ads = left.get(partner) as T[];
+    const [ad] = ads.splice(Math.floor(random() * ads.length), 1);
+    picked.push(ad as T);
+    round = round.filter((_, i) => i !== index);
+    // Everyone has had a turn: the next round is everyone with ads left.
+    if (round.length === 0) round = partners.filter((candidate) => (left.get(candidate)?.length ?? 0) > 0);
+  }
+  return picked;
+}
