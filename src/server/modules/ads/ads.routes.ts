@@ -20,8 +20,11 @@ export async function adsRoutes(app: FastifyInstance) {
         operationId: "getAds",
         summary: "Get partner ads",
         description:
-          "Random active ads of your active Buddies (complementary relationships), each with a short tracked " +
-          "link. Never an ad of a company on either side of your block list. `limit` 1–5 (default 1), " +
+          "Active ads of your active Buddies (complementary relationships), each with a short tracked link. " +
+          "Each ad is drawn by first drawing a Buddy with probability proportional to its ad weight for you " +
+          "(clamp((clicks it sent you + 10) / (clicks you sent it + 10), 0.25, 4) over 30 days: 1 with no " +
+          "history), then one of its ads at random; with `limit` above 1 no Buddy repeats while others remain. " +
+          "Never an ad of a company on either side of your block list. `limit` 1–5 (default 1), " +
           "`format` json (default), html (template simple or card: 600 px, banner: 800 px) or text. The " +
           "eligible ads are cached for up to 5 minutes. 404 when you have no active Buddy with active collateral.",
         security: [{ apiKey: [] }],
