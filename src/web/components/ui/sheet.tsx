@@ -24,20 +24,31 @@ function SheetOverlay({ className, ...props }: ComponentProps<typeof SheetPrimit
   );
 }
 
-/** A left-hand drawer (shadcn's Sheet, side="left" only: the app needs no other side). */
+const SIDES = {
+  left: "data-[state=closed]:slide-out-to-left data-[state=open]:slide-in-from-left inset-y-0 left-0 w-3/4 max-w-xs border-r",
+  right:
+    "data-[state=closed]:slide-out-to-right data-[state=open]:slide-in-from-right inset-y-0 right-0 w-3/4 max-w-sm border-l",
+} as const;
+
+/**
+ * A drawer (shadcn's Sheet, edited: left or right only, the sides the app uses). Left is the mobile
+ * navigation; right holds details beside a list (a webhook endpoint's deliveries).
+ */
 function SheetContent({
   className,
   children,
   closeLabel = "Close",
+  side = "left",
   ...props
-}: ComponentProps<typeof SheetPrimitive.Content> & { closeLabel?: string }) {
+}: ComponentProps<typeof SheetPrimitive.Content> & { closeLabel?: string; side?: keyof typeof SIDES }) {
   return (
     <SheetPrimitive.Portal>
       <SheetOverlay />
       <SheetPrimitive.Content
         data-slot="sheet-content"
         className={cn(
-          "data-[state=closed]:slide-out-to-left data-[state=open]:slide-in-from-left fixed inset-y-0 left-0 z-50 flex h-full w-3/4 max-w-xs flex-col gap-4 border-r bg-background shadow-lg transition ease-in-out data-[state=closed]:animate-out data-[state=open]:animate-in data-[state=closed]:duration-300 data-[state=open]:duration-300",
+          "fixed z-50 flex h-full flex-col gap-4 bg-background shadow-lg transition ease-in-out data-[state=closed]:animate-out data-[state=open]:animate-in data-[state=closed]:duration-300 data-[state=open]:duration-300",
+          SIDES[side],
           className,
         )}
         {...props}

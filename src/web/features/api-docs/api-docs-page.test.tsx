@@ -1,3 +1,4 @@
+import { CLICK_EXPORT_COLUMNS, CONVERSION_EXPORT_COLUMNS } from "@shared/exports";
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
@@ -35,6 +36,7 @@ describe("API Documentation page", { timeout: 15_000 }, () => {
     expect((await screen.findAllByRole("tab", {}, FIRST_LOAD)).map((tab) => tab.textContent)).toEqual([
       "Ads API",
       "Conversion Tracking",
+      "Webhooks & Exports",
     ]);
 
     const ads = operationCard("GET /api/ads");
@@ -91,6 +93,88 @@ describe("API Documentation page", { timeout: 15_000 }, () => {
     expect(within(note).getByRole("link", { name: "Settings → API keys" })).toHaveAttribute(
       "href",
       "/dashboard/settings?tab=api",
+    );
+  });
+
+  it("documents the webhook events with CONTRACT §9 payloads, the signature headers, retries and the CSV exports", async () => {
+    signedIn(jsonResponse(200, makeOpenApiDocument()));
+    renderApp("/dashboard/api-docs?tab=webhooks");
+
+    expect(
+      await screen.findByRole("tab", { name: "Webhooks & Exports", selected: true }, FIRST_LOAD),
+    ).toBeInTheDocument();
+    const examples: Record<string, { data: Record<string, unknown> }> = Object.fromEntries(
+      screen
+        .getAllByTestId("webhook-event")
+        .map((card) => [
+          card.getAttribute("data-event"),
+          JSON.parse(within(card).getByTestId("webhook-example").textContent ?? ""),
+        ]),
+    );
+    expect(Object.keys(examples)).toEqual(["conversion.created", "relationship.created", "webhook.test"]);
+    for (const [type, example] of Object.entries(examples)) {
+      expect(Object.keys(example)).toEqual(["type", "timestamp", "data"]);
+      expect(example).toMatchObject({ type });
+    }
+    expect(Object.keys(examples["conversion.created"]?.data ?? {})).toEqual([
+      "conversionId",
+      "type",
+      "direction",
+      "clickId",
+      "customerId",
+      "value",
+      "currency",
+      "eventId",
+      "partner",
+      "collateralId",
+      "occurredAt",
+    ]);
+    expect(examples["conversion.created"]?.data).toMatchObject({
+      direction: "received",
+      value: 49.99,
+      currency: "USD",
+      partner: { id: expect.any(String), name: expect.any(String) },
+    });
+    expect(Object.keys(examples["relationship.created"]?.data ?? {})).toEqual([
+      "relationshipId",
+      "partner",
+      "type",
+      "occurredAt",
+    ]);
+    expect(examples["relationship.created"]?.data).toMatchObject({
+      type: "complement",
+      partner: { id: expect.any(String), name: expect.any(String), website: expect.any(String) },
+    });
+
+    const headers = screen.getByTestId("webhook-headers");
+    for (const header of ["webhook-id", "webhook-timestamp", "webhook-signature"]) {
+      expect(within(headers).getByText(header)).toBeInTheDocument();
+    }
+    expect(headers).toHaveTextContent("v1,<base64>");
+    expect(headers).toHaveTextContent("space-separated");
+    expect(screen.getByTestId("webhook-verify-example")).toHaveTextContent(
+      "new Webhook(process.env.BUDDY_WEBHOOK_SECRET)",
+    );
+    expect(screen.getByTestId("webhook-verify-example")).toHaveTextContent(
+      "webhook.verify(rawBody, request.headers)",
+    );
+    expect(screen.getByTestId("webhook-retries")).toHaveTextContent(
+      "retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h",
+    );
+    expect(screen.getByTestId("webhook-retries")).toHaveTextContent("fail for 5 days in a row is disabled");
+
+    const exportsGuide = within(screen.getByTestId("exports-guide"));
+    const columnsOf = (testId: string) =>
+      within(exportsGuide.getByTestId(testId))
+        .getAllByRole("row")
+        .slice(1)
+        .map((row) => row.querySelector("code")?.textContent);
+    expect(columnsOf("export-columns-conversions")).toEqual([...CONVERSION_EXPORT_COLUMNS]);
+    expect(columnsOf("export-columns-clicks")).toEqual([...CLICK_EXPORT_COLUMNS]);
+    expect(exportsGuide.getByText(/at most 366 days/)).toBeInTheDocument();
+    expect(exportsGuide.getByText(/is prefixed with/)).toBeInTheDocument();
+    expect(exportsGuide.getAllByTestId("curl-example")[0]).toHaveTextContent(
+      "curl -H 'x-api-key: YOUR_KEY' -o conversions.csv 'https://buddy.example/api/exports/conversions.csv?from=2026-01-01&to=2026-01-31'",
     );
   });
 

@@ -1,4 +1,5 @@
 import { useMemo } from "react";
+import { useSearchParams } from "react-router";
 import { PageHeader } from "@/components/layout/page-header";
 import { QueryError } from "@/components/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -7,13 +8,17 @@ import { AdOwnershipNote } from "@/features/api-docs/ad-ownership-note";
 import { useOpenApiDocument } from "@/features/api-docs/api";
 import { ApiKeyNote } from "@/features/api-docs/api-key-note";
 import { DocText } from "@/features/api-docs/doc-text";
+import { ExportsGuide } from "@/features/api-docs/exports-guide";
 import { groupByTag, listOperations, serverUrl } from "@/features/api-docs/openapi-operations";
 import type { OpenApiDocument } from "@/features/api-docs/openapi-types";
 import { OperationCard } from "@/features/api-docs/operation-card";
+import { WebhooksGuide } from "@/features/api-docs/webhooks-guide";
 
 const TITLE = "API Documentation";
 /** No SPEC §8 text for this load; worded like the others. */
 export const DOCS_LOAD_ERROR = "Failed to fetch API documentation";
+/** The tab after the document's own: what Buddy sends out (webhooks) and hands over (CSV exports). */
+export const GUIDES_TAB = { value: "webhooks", label: "Webhooks & Exports" } as const;
 
 function ApiDocsSkeleton() {
   return (
@@ -28,37 +33,44 @@ function ApiDocsSkeleton() {
 function ApiDocsContent({ doc }: { doc: OpenApiDocument }) {
   const operations = useMemo(() => listOperations(doc), [doc]);
   const sections = useMemo(() => groupByTag(doc, operations), [doc, operations]);
-  const first = sections[0];
+  // `?tab=webhooks` (Settings' webhooks link) opens that tab; otherwise the document's first tag.
+  const [searchParams] = useSearchParams();
+  const tabs = [...sections.map((section) => section.name), GUIDES_TAB.value];
+  const asked = searchParams.get("tab");
+  const initialTab = asked && tabs.includes(asked) ? asked : tabs[0];
 
   return (
     <div className="grid min-w-0 grid-cols-1 gap-6">
       {/* In tab order, so the note lists the calls as the tabs below show them. */}
       <ApiKeyNote operations={sections.flatMap((section) => section.operations)} />
       <AdOwnershipNote />
-      {first ? (
-        // The tabs are the document's tags ('Ads API', 'Conversion Tracking'), in its order.
-        <Tabs defaultValue={first.name} className="gap-4">
-          <TabsList className="max-w-full overflow-x-auto">
-            {sections.map((section) => (
-              <TabsTrigger key={section.name} value={section.name}>
-                {section.name}
-              </TabsTrigger>
-            ))}
-          </TabsList>
+      {/* The document's tags ('Ads API', 'Conversion Tracking'), in its order, then the guides. */}
+      <Tabs defaultValue={initialTab} className="gap-4">
+        <TabsList className="max-w-full overflow-x-auto">
           {sections.map((section) => (
-            <TabsContent key={section.name} value={section.name} className="grid min-w-0 grid-cols-1 gap-4">
-              {section.description ? (
-                <p className="text-muted-foreground text-sm">
-                  <DocText text={section.description} />
-                </p>
-              ) : null}
-              {section.operations.map((operation) => (
-                <OperationCard key={operation.id} operation={operation} />
-              ))}
-            </TabsContent>
+            <TabsTrigger key={section.name} value={section.name}>
+              {section.name}
+            </TabsTrigger>
           ))}
-        </Tabs>
-      ) : null}
+          <TabsTrigger value={GUIDES_TAB.value}>{GUIDES_TAB.label}</TabsTrigger>
+        </TabsList>
+        {sections.map((section) => (
+          <TabsContent key={section.name} value={section.name} className="grid min-w-0 grid-cols-1 gap-4">
+            {section.description ? (
+              <p className="text-muted-foreground text-sm">
+                <DocText text={section.description} />
+              </p>
+            ) : null}
+            {section.operations.map((operation) => (
+              <OperationCard key={operation.id} operation={operation} />
+            ))}
+          </TabsContent>
+        ))}
+        <TabsContent value={GUIDES_TAB.value} className="grid min-w-0 grid-cols-1 gap-4">
+          <WebhooksGuide />
+          <ExportsGuide baseUrl={serverUrl(doc)} />
+        </TabsContent>
+      </Tabs>
     </div>
   );
 }

@@ -2,8 +2,19 @@ import { Check, Copy } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { useCopyFeedback } from "@/hooks/use-copy-feedback";
 
-/** A runnable curl command with a copy button (the command stays selectable by hand too). */
-export function CurlExampleBlock({ command, label }: { command: string; label: string }) {
+/**
+ * A runnable curl command (or another snippet: a payload, a receiver) with a copy button; the text
+ * stays selectable by hand too.
+ */
+export function CurlExampleBlock({
+  command,
+  label,
+  testId = "curl-example",
+}: {
+  command: string;
+  label: string;
+  testId?: string;
+}) {
   const { copied, copy } = useCopyFeedback();
   // No SPEC notice for this copy; a refused clipboard leaves the command on screen to select.
   const copyCommand = () =>
@@ -12,7 +23,7 @@ export function CurlExampleBlock({ command, label }: { command: string; label: s
   return (
     <div className="relative">
       <pre
-        data-testid="curl-example"
+        data-testid={testId}
         className="overflow-x-auto rounded-md border bg-muted px-3 py-3 pr-12 font-mono text-xs leading-relaxed"
       >
         <code>{command}</code>

@@ -1,7 +1,8 @@
-import { type ReactNode, useId } from "react";
+import { useId } from "react";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { buildCurlExample } from "@/features/api-docs/curl-example";
 import { CurlExampleBlock } from "@/features/api-docs/curl-example-block";
+import { DocSection } from "@/features/api-docs/doc-section";
 import { DocText } from "@/features/api-docs/doc-text";
 import { KeyBadge } from "@/features/api-docs/key-badge";
 import { MethodBadge } from "@/features/api-docs/method-badge";
@@ -9,15 +10,6 @@ import type { DocumentedOperation } from "@/features/api-docs/openapi-operations
 import { ParametersTable } from "@/features/api-docs/parameters-table";
 import { RequestBodyFields } from "@/features/api-docs/request-body-fields";
 import { ResponsesList } from "@/features/api-docs/responses-list";
-
-function OperationSection({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="grid grid-cols-1 gap-2">
-      <h4 className="font-medium text-muted-foreground text-xs uppercase tracking-wide">{title}</h4>
-      {children}
-    </section>
-  );
-}
 
 /** One operation of the published document: address, key requirement, inputs, outputs, example. */
 export function OperationCard({ operation }: { operation: DocumentedOperation }) {
@@ -57,31 +49,29 @@ export function OperationCard({ operation }: { operation: DocumentedOperation })
             </p>
           ) : null}
           {operation.parameters.length > 0 ? (
-            <OperationSection title="Parameters">
+            <DocSection title="Parameters">
               <ParametersTable parameters={operation.parameters} />
-            </OperationSection>
+            </DocSection>
           ) : null}
           {operation.requestBody ? (
-            <OperationSection
-              title={operation.requestBody.required ? "Request body (required)" : "Request body"}
-            >
+            <DocSection title={operation.requestBody.required ? "Request body (required)" : "Request body"}>
               <RequestBodyFields
                 schema={operation.requestBody.schema}
                 contentType={operation.requestBody.contentType}
               />
-            </OperationSection>
+            </DocSection>
           ) : null}
           {operation.responses.length > 0 ? (
-            <OperationSection title="Responses">
+            <DocSection title="Responses">
               <ResponsesList responses={operation.responses} />
-            </OperationSection>
+            </DocSection>
           ) : null}
-          <OperationSection title="Example">
+          <DocSection title="Example">
             <CurlExampleBlock
               command={buildCurlExample(operation)}
               label={`curl example for ${operation.id}`}
             />
-          </OperationSection>
+          </DocSection>
         </CardContent>
       </Card>
     </article>

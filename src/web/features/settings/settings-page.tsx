@@ -8,13 +8,14 @@ import { InstallPanel } from "@/features/settings/install/install-panel";
 import { NotificationsPanel } from "@/features/settings/notifications/notifications-panel";
 import { OrganizationProfile } from "@/features/settings/profile/organization-profile";
 import { TeamPanel } from "@/features/settings/team/team-panel";
+import { WebhooksPanel } from "@/features/settings/webhooks/webhooks-panel";
 
 /** SPEC §2 Settings: six tabs, picked by `?tab=` (default profile). */
 const TABS = [
   { value: "profile", label: "Profile" },
   { value: "team", label: "Team" },
   { value: "install", label: "Install" },
-  { value: "api", label: "API Keys" },
+  { value: "api", label: "API Keys & Webhooks" },
   { value: "billing", label: "Billing" },
   { value: "notifications", label: "Notifications" },
 ] as const;
@@ -32,7 +33,13 @@ const PANELS: Record<SettingsTab, ReactNode> = {
   profile: <OrganizationProfile />,
   team: <TeamPanel />,
   install: <InstallPanel />,
-  api: <ApiKeysPanel />,
+  // Keys let a company's systems call Buddy; webhooks let Buddy call them (CONTRACT §9).
+  api: (
+    <div className="grid gap-6">
+      <ApiKeysPanel />
+      <WebhooksPanel />
+    </div>
+  ),
   billing: <BillingPanel />,
   notifications: <NotificationsPanel />,
 };

@@ -11,7 +11,12 @@ const FULL_KEY = "bk_live_4f9c2e7d1a6b8c3e5f0a9d2b7c4e1f6a8b3d5c7e9f1a2b4c";
 
 function signedIn(routes: Parameters<typeof stubFetch>[0], role: "admin" | "member" = "admin") {
   setToken("token");
-  return stubFetch({ "GET /api/me": jsonResponse(200, { user: makeUser({ role }) }), ...routes });
+  return stubFetch({
+    "GET /api/me": jsonResponse(200, { user: makeUser({ role }) }),
+    // The webhooks share the tab, below the keys (webhooks-panel.test.tsx).
+    "GET /api/webhooks": jsonResponse(200, []),
+    ...routes,
+  });
 }
 
 function stubClipboard() {

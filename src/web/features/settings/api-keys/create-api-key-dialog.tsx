@@ -3,12 +3,12 @@ import { type CreatedApiKey as CreatedApiKeyBody, createApiKeySchema } from "@sh
 import { Plus } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
+import { OneTimeSecret } from "@/components/one-time-secret";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
@@ -16,26 +16,19 @@ import {
 import { FormDialogFooter } from "@/components/ui/form-dialog-footer";
 import { FormField } from "@/components/ui/form-field";
 import { useCreateApiKey } from "@/features/settings/api-keys/api";
-import { CreatedApiKey } from "@/features/settings/api-keys/created-api-key";
+import { useMutationDialog } from "@/hooks/use-mutation-dialog";
 import { errorMessage } from "@/lib/api-client";
 
 /** SPEC §2 Create Key dialog: name the key, then see it in full once, with a copy button. */
 export function CreateApiKeyDialog() {
-  const [open, setOpen] = useState(false);
   const [created, setCreated] = useState<CreatedApiKeyBody | null>(null);
   const create = useCreateApiKey();
   const form = useForm({ resolver: zodResolver(createApiKeySchema), defaultValues: { name: "" } });
-
-  const changeOpen = (next: boolean) => {
-    // Closing mid-request could lose the one-time key, so the dialog waits for the answer.
-    if (create.isPending) return;
-    setOpen(next);
-    if (!next) {
-      setCreated(null);
-      create.reset();
-      form.reset();
-    }
-  };
+  // Closing mid-request could lose the one-time key, so the dialog waits for the answer.
+  const [open, changeOpen] = useMutationDialog(create, () => {
+    setCreated(null);
+    form.reset();
+  });
   const onSubmit = form.handleSubmit((values) => create.mutate(values, { onSuccess: setCreated }));
 
   return (
@@ -48,20 +41,15 @@ export function CreateApiKeyDialog() {
       </DialogTrigger>
       <DialogContent>
         {created ? (
-          <>
-            <DialogHeader>
-              <DialogTitle>API Key Created</DialogTitle>
-              <DialogDescription>
-                Copy your key now. For your security, it will not be shown again.
-              </DialogDescription>
-            </DialogHeader>
-            <CreatedApiKey apiKey={created.key} />
-            <DialogFooter>
-              <Button type="button" onClick={() => changeOpen(false)}>
-                Done
-              </Button>
-            </DialogFooter>
-          </>
+          // SPEC §4: the full key exists on screen only here, once; the list shows it masked.
+          <OneTimeSecret
+            title="API Key Created"
+            description="Copy your key now. For your security, it will not be shown again."
+            secret={created.key}
+            copyLabel="Copy API Key"
+            testId="created-api-key"
+            onDone={() => changeOpen(false)}
+          />
         ) : (
           <>
             <DialogHeader>

@@ -1,19 +1,14 @@
 import type { ApiKey } from "@shared/api-keys";
-import { useState } from "react";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { useRevokeApiKey } from "@/features/settings/api-keys/api";
+import { useMutationDialog } from "@/hooks/use-mutation-dialog";
 import { errorMessage } from "@/lib/api-client";
 
 /** SPEC §4: revoking is irreversible, so it asks first; a failure stays in the dialog (SPEC §8). */
 export function RevokeApiKeyButton({ apiKey }: { apiKey: ApiKey }) {
-  const [open, setOpen] = useState(false);
   const revoke = useRevokeApiKey();
-
-  const changeOpen = (next: boolean) => {
-    setOpen(next);
-    if (!next) revoke.reset();
-  };
+  const [open, changeOpen] = useMutationDialog(revoke);
 
   return (
     <>
