@@ -5,6 +5,7 @@ import { QueryError } from "@/components/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { AdOwnershipNote } from "@/features/api-docs/ad-ownership-note";
+import { AD_ROTATION_TAB, AdRotationGuide } from "@/features/api-docs/ad-rotation-guide";
 import { useOpenApiDocument } from "@/features/api-docs/api";
 import { ApiKeyNote } from "@/features/api-docs/api-key-note";
 import { DocText } from "@/features/api-docs/doc-text";
@@ -64,6 +65,7 @@ function ApiDocsContent({ doc }: { doc: OpenApiDocument }) {
             {section.operations.map((operation) => (
               <OperationCard key={operation.id} operation={operation} />
             ))}
+            {section.name === AD_ROTATION_TAB ? <AdRotationGuide /> : null}
           </TabsContent>
         ))}
         <TabsContent value={GUIDES_TAB.value} className="grid min-w-0 grid-cols-1 gap-4">
