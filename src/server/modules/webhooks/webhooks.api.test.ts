@@ -635,6 +635,28 @@ describe("delivery", () => {
   });
 });
 
+describe("test events", () => {
+  it("are limited per organization: 10 in 15 minutes, then 429 with Retry-After", async () => {
+    const busy = await createOrganization(t, "hookbusy");
+    const endpoint = await createEndpoint(busy, "/busy");
+    const send = () =>
+      t.app.inject({ method: "POST", url: `/api/webhooks/${endpoint.id}/test`, headers: busy.headers });
+    for (let i = 0; i < 10; i++) expect((await send()).statusCode).toBe(202);
+    const refused = await send();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ message: expect.any(String) });
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    // Another organization's allowance is its own.
+    const other = await createEndpoint(advertiser, "/not-busy");
+    const allowed = await t.app.inject({
+      method: "POST",
+      url: `/api/webhooks/${other.id}/test`,
+      headers: advertiser.headers,
+    });
+    expect(allowed.statusCode).toBe(202);
+  });
+});
+
 describe("retention", () => {
   it("deletes attempts after 30 days and finished jobs after a day, and keeps the rest", async () => {
     const endpoint = await createEndpoint(advertiser, "/retention");

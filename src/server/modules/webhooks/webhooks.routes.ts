@@ -118,15 +118,22 @@ export async function webhooksRoutes(app: FastifyInstance) {
       schema: {
         operationId: "sendWebhookTest",
         params: idParamsSchema,
-        response: { 202: z.object({ message: z.string(), messageId: z.string() }), ...errors },
+        response: {
+          202: z.object({ message: z.string(), messageId: z.string() }),
+          429: errorBodySchema,
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
-      const messageId = await sendTestMessage(
-        app.db,
-        requireMember(request).organizationId,
-        request.params.id,
-      );
+      const { organizationId } = requireMember(request);
+      // Each test is a request to a URL of the admin's choosing: Buddy is no one's load generator.
+      await app.outboundRateLimiter.consume({
+        action: "webhook-test",
+        ip: request.ip,
+        address: organizationId,
+      });
+      const messageId = await sendTestMessage(app.db, organizationId, request.params.id);
       app.outbox.wake();
       return reply.code(202).send({ message: WEBHOOK_MESSAGES.testQueued, messageId });
     },
