@@ -12,7 +12,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
   "relationship.created": "Another company adds you as a Buddy",
 };
 
-/** Standard Webhooks: `whsec_` and the base64 of the key (24 random bytes here). */
+/** Standard Webhooks: `whsec_` and the base64 of the key (32 random bytes here). */
 export const WEBHOOK_SECRET_PREFIX = "whsec_";
 export const WEBHOOK_URL_MAX = 2048;
 
