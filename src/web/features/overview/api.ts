@@ -1,6 +1,7 @@
 import type { Relationship } from "@shared/relationships";
 import type { Activity, DailyMetrics, DailyRevenue, Metrics, Revenue } from "@shared/tracking";
 import { useQuery } from "@tanstack/react-query";
+import { OVERVIEW_LEDGER_DAYS, partnersPath } from "@/features/overview/partners/api";
 
 export const CLICKS_METRICS_PATH = "/api/metrics/clicks";
 export const LEADS_METRICS_PATH = "/api/metrics/leads";
@@ -54,4 +55,5 @@ export const OVERVIEW_API_PATHS = [
   ACTIVITY_PATH,
   REVENUE_PATH,
   DAILY_REVENUE_PATH,
-] as const;
+  partnersPath(OVERVIEW_LEDGER_DAYS),
+];

@@ -6,6 +6,7 @@ import { fetchCalls, jsonResponse, stubFetch } from "@/testing/fetch-stub";
 import { makeOrganization, makeRelationship } from "@/testing/fixtures";
 import { makeUser, renderApp } from "@/testing/render-app";
 import { makeDailyMetrics } from "./daily-metrics-fixture";
+import { makePartner } from "./partners/partners-fixture";
 
 /** The lazy route, the session and six requests load first; a busy machine needs more than 1 s. */
 const FIRST_LOAD = { timeout: 5000 };
@@ -58,6 +59,9 @@ function signedIn(overrides: Routes = {}) {
       { day: "2025-03-02", currency: "EUR", sent: 0, received: 1234.5 },
       { day: "2025-03-02", currency: "USD", sent: 49.99, received: 0 },
     ]),
+    "GET /api/metrics/partners?days=30": jsonResponse(200, {
+      partners: [makePartner({ organizationId: "o3", name: "Chatly", clicks: { sent: 4, received: 9 } })],
+    }),
     "GET /api/metrics/revenue": jsonResponse(200, {
       sent: [{ currency: "USD", value: 49.99 }],
       received: [
@@ -236,6 +240,19 @@ describe("Overview page", { timeout: 15_000 }, () => {
       "href",
       "/dashboard/settings?tab=install",
     );
+  });
+
+  it("lists the partners of the last 30 days, a Buddy's name leading to its page", async () => {
+    signedIn();
+    renderApp("/dashboard");
+
+    const card = await screen.findByTestId("partners-card", {}, FIRST_LOAD);
+    const table = await within(card).findByTestId("partners-table");
+    expect(within(table).getByRole("link", { name: "Chatly" })).toHaveAttribute(
+      "href",
+      "/dashboard/tools/b2",
+    );
+    expect(table.querySelector('[data-cell="balance"]')).toHaveTextContent("+5");
   });
 
   it("names each failed source with its SPEC text and keeps the other cards", async () => {

@@ -2,6 +2,7 @@ import { PageHeader } from "@/components/layout/page-header";
 import { DailyChartCard } from "@/features/overview/daily-chart-card";
 import { ExportCsvDialog } from "@/features/overview/export-csv-dialog";
 import { OrganizationProfileCard } from "@/features/overview/organization-profile-card";
+import { PartnersCard } from "@/features/overview/partners/partners-card";
 import { RecentActivityCard } from "@/features/overview/recent-activity-card";
 import { RevenueCard } from "@/features/overview/revenue-card";
 import { StatCards } from "@/features/overview/stat-cards";
@@ -19,6 +20,7 @@ export function OverviewPage() {
       <StatCards />
       <RevenueCard />
       <DailyChartCard />
+      <PartnersCard />
       <div className="grid gap-6 lg:grid-cols-2">
         <OrganizationProfileCard />
         <RecentActivityCard />

@@ -10,6 +10,8 @@ export const RELATIONSHIPS_PATH = "/api/relationships";
 const ORGANIZATION_SEARCH_PATH = "/api/organizations/search";
 /** Suggestions become relationships (and vice versa), so each change refreshes both. */
 const SUGGESTIONS_PATH = "/api/ecosystem/suggestions";
+/** The overview's partners list every Buddy and no blocked company (CONTRACT §10). */
+const PARTNERS_PATH = "/api/metrics/partners";
 
 function relationshipPath(id: string): string {
   return `${RELATIONSHIPS_PATH}/${encodeURIComponent(id)}`;
@@ -26,7 +28,8 @@ export function useRelationship(id: string) {
 
 function useRefreshRelationships() {
   const client = useQueryClient();
-  return () => invalidateApiPaths(client, RELATIONSHIPS_PATH, SUGGESTIONS_PATH, ORGANIZATION_SEARCH_PATH);
+  return () =>
+    invalidateApiPaths(client, RELATIONSHIPS_PATH, SUGGESTIONS_PATH, ORGANIZATION_SEARCH_PATH, PARTNERS_PATH);
 }
 
 /** SPEC §8 notices per list: the Buddies page adds tools, the Block List competitors. */

@@ -12,6 +12,10 @@ function signedIn(routes: Parameters<typeof stubFetch>[0]) {
     "GET /api/me": jsonResponse(200, { user: makeUser() }),
     // The route composes the partner's collateral card below the profile.
     "GET /api/marketing/collateral?organizationId=org-2": jsonResponse(200, []),
+    // And the pair's ledger and revenue.
+    "GET /api/metrics/partners?days=30": jsonResponse(200, { partners: [] }),
+    "GET /api/metrics/partners?days=90": jsonResponse(200, { partners: [] }),
+    "GET /api/metrics/revenue?partnerId=org-2": jsonResponse(200, { sent: [], received: [] }),
     ...routes,
   });
 }
@@ -40,6 +44,9 @@ describe("/dashboard/tools/{id}", () => {
     expect(within(profile).getByText("20 employees")).toBeInTheDocument();
     expect(within(profile).getByText("7/10")).toBeInTheDocument();
     expect(within(profile).getByText("Met at SaaStr")).toBeInTheDocument();
+    expect(await screen.findByTestId("balance-sentences")).toHaveTextContent(
+      "Last 30 days: You and Mailfast have sent each other as many clicks.",
+    );
 
     await userEvent.click(screen.getByRole("button", { name: "Invite" }));
     const dialog = await screen.findByRole("dialog");

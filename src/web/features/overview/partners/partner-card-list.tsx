@@ -1,0 +1,152 @@
+import { balanceSentence } from "@shared/reciprocity";
+import { ArrowDown, ArrowUp } from "lucide-react";
+import { type ReactNode, useId } from "react";
+import { Button } from "@/components/ui/button";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { AdWeightMeter } from "@/features/overview/partners/ad-weight-meter";
+import {
+  BalanceValue,
+  ClicksAndLeads,
+  PartnerName,
+  RevenueAmounts,
+  SIDE_ICONS,
+} from "@/features/overview/partners/partner-cells";
+import {
+  nextSort,
+  type PartnerSort,
+  type PartnerSortKey,
+} from "@/features/overview/partners/partner-figures";
+import { PARTNER_COLUMNS, type PartnerListProps } from "@/features/overview/partners/partners-table";
+
+/** The select's value for the server's order (most clicks either way first). */
+const MOST_TRAFFIC = "traffic";
+const SORT_OPTIONS = [
+  { value: MOST_TRAFFIC, label: "Most traffic" },
+  ...PARTNER_COLUMNS.filter((column) => column.key !== "revenue").map((column) => ({
+    value: column.key,
+    label: column.label,
+  })),
+];
+
+function SortControls({ sort, onSort }: { sort: PartnerSort; onSort: (sort: PartnerSort) => void }) {
+  const labelId = useId();
+  const direction = sort?.direction ?? "descending";
+  const DirectionIcon = direction === "ascending" ? ArrowUp : ArrowDown;
+  return (
+    <div className="flex items-center gap-2">
+      <span id={labelId} className="shrink-0 text-muted-foreground text-sm">
+        Sort by
+      </span>
+      <Select
+        value={sort?.key ?? MOST_TRAFFIC}
+        onValueChange={(value) =>
+          onSort(value === MOST_TRAFFIC ? null : nextSort(null, value as PartnerSortKey))
+        }
+      >
+        <SelectTrigger aria-labelledby={labelId} className="h-8 w-auto min-w-36">
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent>
+          {SORT_OPTIONS.map((option) => (
+            <SelectItem key={option.value} value={option.value}>
+              {option.label}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+      <Button
+        type="button"
+        variant="outline"
+        size="icon"
+        className="size-8"
+        disabled={sort === null}
+        aria-label={
+          direction === "ascending" ? "Ascending, click for descending" : "Descending, click for ascending"
+        }
+        onClick={() => sort && onSort(nextSort(sort, sort.key))}
+      >
+        <DirectionIcon aria-hidden="true" />
+      </Button>
+    </div>
+  );
+}
+
+function Figure({ label, children }: { label: ReactNode; children: ReactNode }) {
+  return (
+    <div className="grid grid-cols-[6rem_minmax(0,1fr)] items-baseline gap-2">
+      <dt className="text-muted-foreground text-xs">{label}</dt>
+      <dd className="min-w-0 text-sm">{children}</dd>
+    </div>
+  );
+}
+
+/** The partners as stacked cards, for a card too narrow for the table (a phone). */
+export function PartnerCardList({
+  partners,
+  sort,
+  onSort,
+  buddyLinks,
+}: PartnerListProps & { onSort: (sort: PartnerSort) => void }) {
+  const GivenIcon = SIDE_ICONS.sent;
+  const ReceivedIcon = SIDE_ICONS.received;
+  return (
+    <div className="grid gap-3">
+      <SortControls sort={sort} onSort={onSort} />
+      <ul data-testid="partner-cards" className="grid gap-3 @lg:grid-cols-2">
+        {partners.map((partner) => (
+          <li
+            key={partner.organizationId}
+            data-testid="partner-row"
+            data-partner-id={partner.organizationId}
+            className="grid gap-3 rounded-lg border p-3"
+          >
+            <div className="grid gap-0.5">
+              <div className="flex items-baseline justify-between gap-3">
+                <span className="min-w-0 truncate" title={partner.name}>
+                  <PartnerName name={partner.name} relationshipId={buddyLinks.get(partner.organizationId)} />
+                </span>
+                <BalanceValue balance={partner.balance} className="shrink-0" />
+              </div>
+              <p className="text-muted-foreground text-xs">
+                {balanceSentence(partner.name, partner.balance)}
+              </p>
+            </div>
+            <dl className="grid gap-2">
+              <Figure
+                label={
+                  <span className="inline-flex items-center gap-1">
+                    Given <GivenIcon aria-hidden="true" className="size-3.5" />
+                  </span>
+                }
+              >
+                <ClicksAndLeads side="sent" clicks={partner.clicks.sent} leads={partner.leads.sent} />
+              </Figure>
+              <Figure
+                label={
+                  <span className="inline-flex items-center gap-1">
+                    Received <ReceivedIcon aria-hidden="true" className="size-3.5" />
+                  </span>
+                }
+              >
+                <ClicksAndLeads
+                  side="received"
+                  clicks={partner.clicks.received}
+                  leads={partner.leads.received}
+                />
+              </Figure>
+              <Figure label="Revenue">
+                {/* Wide enough for the usual amounts, so the lines of each currency stay in step. */}
+                <span className="block [&_[data-side]]:min-w-20">
+                  <RevenueAmounts revenue={partner.revenue} />
+                </span>
+              </Figure>
+              <Figure label="Ad weight">
+                <AdWeightMeter weight={partner.adWeight} />
+              </Figure>
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

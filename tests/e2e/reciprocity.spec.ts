@@ -1,0 +1,329 @@
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import { formatMoney } from "../../src/shared/money";
+import { balanceSentence, type PartnerLedger, type PartnersLedger } from "../../src/shared/reciprocity";
+import { createOnboardedAccount } from "./accounts";
+import { type CollateralRecord, createCollateral } from "./collateral-api";
+import { expect, test } from "./fixtures";
+import { addRelationship } from "./relationships-api";
+import { signIn, uniqueName } from "./ui";
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The tracked link of the advertiser's one active ad, as the sharer gets it. */
+async function trackedLinkOf(request: APIRequestContext, sharerToken: string, advertiserId: string) {
+  const response = await request.get(`/api/marketing/collateral?organizationId=${advertiserId}`, {
+    headers: bearer(sharerToken),
+  });
+  expect(response.status()).toBe(200);
+  const [ad] = (await response.json()) as CollateralRecord[];
+  expect(ad?.trackedUrl).toBeTruthy();
+  return ad?.trackedUrl as string;
+}
+
+let visitors = 0;
+
+/**
+ * A reader follows a tracked link: each from a browser of its own (a repeat of the same visitor on
+ * the same link within an hour would not count). Returns the click id the landing page gets.
+ */
+async function click(request: APIRequestContext, trackedUrl: string): Promise<string> {
+  visitors += 1;
+  const response = await request.get(trackedUrl, {
+    maxRedirects: 0,
+    headers: {
+      "user-agent": `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.${visitors}.0 Safari/537.36`,
+    },
+  });
+  expect(response.status()).toBe(302);
+  const clickId = new URL(response.headers().location ?? "").searchParams.get("bclickid");
+  expect(clickId).toBeTruthy();
+  return clickId as string;
+}
+
+async function clicks(request: APIRequestContext, trackedUrl: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push(await click(request, trackedUrl));
+  return ids;
+}
+
+/** The advertiser's conversion pixel on its thank-you page: a sign-up, with its value if any. */
+async function lead(
+  request: APIRequestContext,
+  clickId: string,
+  advertiserId: string,
+  money?: { value: string; currency: string },
+) {
+  const query = new URLSearchParams({ type: "signup", org: advertiserId, ...money });
+  const response = await request.get(`/api/marketing/conversion/${clickId}?${query}`);
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+async function ledgerOf(request: APIRequestContext, token: string, days: number): Promise<PartnerLedger[]> {
+  const response = await request.get(`/api/metrics/partners?days=${days}`, { headers: bearer(token) });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as PartnersLedger).partners;
+}
+
+// The figures as the screens write them, from the API's numbers.
+const count = (n: number, noun: string) => `${n.toLocaleString("en-US")} ${n === 1 ? noun : `${noun}s`}`;
+const signed = (n: number) => (n > 0 ? `+${n.toLocaleString("en-US")}` : n.toLocaleString("en-US"));
+const weight = (w: number) => `×${new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 }).format(w)}`;
+const money = (totals: PartnerLedger["revenue"]["sent"], currency: string) =>
+  formatMoney(totals.find((total) => total.currency === currency)?.value ?? 0, currency, "en-US");
+
+type ShownRow = {
+  id: string | null;
+  name: string;
+  href: string | null;
+  given: [string, string];
+  received: [string, string];
+  balance: string;
+  revenue: { currency: string; sent: string; received: string }[];
+  adWeight: string;
+};
+
+/** What a Partners row (or stacked card) shows, as a screen reader would not need to guess. */
+function expectedRow(partner: PartnerLedger, href: string | null): ShownRow {
+  const currencies = [
+    ...new Set([...partner.revenue.sent, ...partner.revenue.received].map((t) => t.currency)),
+  ];
+  return {
+    id: partner.organizationId,
+    name: partner.name,
+    href,
+    given: [count(partner.clicks.sent, "click"), count(partner.leads.sent, "lead")],
+    received: [count(partner.clicks.received, "click"), count(partner.leads.received, "lead")],
+    balance: signed(partner.balance),
+    revenue: currencies.sort().map((currency) => ({
+      currency,
+      sent: money(partner.revenue.sent, currency),
+      received: money(partner.revenue.received, currency),
+    })),
+    adWeight: weight(partner.adWeight),
+  };
+}
+
+async function shownRows(list: Locator): Promise<ShownRow[]> {
+  return list.getByTestId("partner-row").evaluateAll((rows) =>
+    rows.map((row) => {
+      const text = (cell: string) => row.querySelector(`[data-cell="${cell}"]`)?.textContent ?? "";
+      const name = row.querySelector('[data-cell="name"]');
+      return {
+        id: row.getAttribute("data-partner-id"),
+        name: name?.textContent ?? "",
+        href: name?.getAttribute("href") ?? null,
+        given: [text("clicks-sent"), text("leads-sent")] as [string, string],
+        received: [text("clicks-received"), text("leads-received")] as [string, string],
+        balance: text("balance"),
+        revenue: [...row.querySelectorAll('[data-cell="revenue"] li')].map((line) => ({
+          currency: line.getAttribute("data-currency") ?? "",
+          sent: line.querySelector('[data-side="sent"] [data-amount]')?.textContent ?? "",
+          received: line.querySelector('[data-side="received"] [data-amount]')?.textContent ?? "",
+        })),
+        adWeight: row.querySelector('[data-testid="ad-weight-value"]')?.textContent ?? "",
+      };
+    }),
+  );
+}
+
+/** The Buddy page's ledger: each row's cell per window, a money cell as its lines. */
+async function shownLedger(page: Page, days: number) {
+  return page
+    .getByTestId("partner-ledger-table")
+    .locator("tbody tr")
+    .evaluateAll(
+      (rows, window) =>
+        Object.fromEntries(
+          rows.map((row) => {
+            const cell = row.querySelector(`td[data-days="${window}"]`);
+            const lines = [...(cell?.querySelectorAll("li") ?? [])].map((li) => li.textContent ?? "");
+            return [row.getAttribute("data-row"), lines.length ? lines : [cell?.textContent ?? ""]];
+          }),
+        ),
+      days,
+    );
+}
+
+function expectedLedger(entry: PartnerLedger) {
+  const lines = (totals: PartnerLedger["revenue"]["sent"]) =>
+    totals.length ? totals.map((total) => money(totals, total.currency)) : ["—"];
+  return {
+    "clicks-sent": [count(entry.clicks.sent, "click")],
+    "clicks-received": [count(entry.clicks.received, "click")],
+    "leads-sent": [count(entry.leads.sent, "lead")],
+    "leads-received": [count(entry.leads.received, "lead")],
+    balance: [signed(entry.balance)],
+    "revenue-sent": lines(entry.revenue.sent),
+    "revenue-received": lines(entry.revenue.received),
+  };
+}
+
+/**
+ * A phone's width with the height of the whole page, for a screenshot: a card taller than the
+ * screen is then taken in one piece, without the sticky header drawn over it.
+ */
+async function tallPhone(page: Page) {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: 390, height: Math.max(844, height) });
+}
+
+async function expectNoSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+/**
+ * CONTRACT §10 end to end: Home trades clicks both ways with its Buddy Mailer and receives some
+ * from Chatter, which holds Home as a Buddy while Home does not hold it. Home's overview lists
+ * both partners, and Mailer's Buddy page its ledger over 30 and 90 days, with exactly the figures
+ * GET /api/metrics/partners answers, on a desktop and on a phone.
+ */
+test("the Partners table and a Buddy's ledger show the clicks, leads and revenue given and received", async ({
+  page,
+  request,
+}, testInfo) => {
+  const mailerName = uniqueName("Mailer");
+  const chatterName = uniqueName("Chatter");
+  const home = await createOnboardedAccount(request, "ledger-home", { companyName: uniqueName("Home") });
+  const mailer = await createOnboardedAccount(request, "ledger-mailer", { companyName: mailerName });
+  const chatter = await createOnboardedAccount(request, "ledger-chatter", { companyName: chatterName });
+  const homeToMailer = await addRelationship(request, home.token, {
+    type: "complement",
+    organizationId: mailer.organizationId,
+  });
+  await addRelationship(request, mailer.token, { type: "complement", organizationId: home.organizationId });
+  await addRelationship(request, chatter.token, { type: "complement", organizationId: home.organizationId });
+  await createCollateral(request, home.token, { name: "Home's offer", status: "active" });
+  await createCollateral(request, mailer.token, { name: "Mailer's offer", status: "active" });
+
+  // Home's readers click Mailer's ad 9 times, one signs up for $49.99.
+  const homeClicks = await clicks(
+    request,
+    await trackedLinkOf(request, home.token, mailer.organizationId),
+    9,
+  );
+  await lead(request, homeClicks[0] as string, mailer.organizationId, { value: "49.99", currency: "USD" });
+  // Mailer's readers click Home's ad 4 times: two sign up, one paying €1,234.50.
+  const homeAdFromMailer = await trackedLinkOf(request, mailer.token, home.organizationId);
+  const mailerClicks = await clicks(request, homeAdFromMailer, 4);
+  await lead(request, mailerClicks[0] as string, home.organizationId, { value: "1234.50", currency: "EUR" });
+  await lead(request, mailerClicks[1] as string, home.organizationId);
+  // Chatter's readers click Home's ad 3 times; one pays ¥5,000.
+  const chatterClicks = await clicks(
+    request,
+    await trackedLinkOf(request, chatter.token, home.organizationId),
+    3,
+  );
+  await lead(request, chatterClicks[2] as string, home.organizationId, { value: "5000", currency: "JPY" });
+
+  // What the API says, checked against the traffic above.
+  const month = await ledgerOf(request, home.token, 30);
+  const quarter = await ledgerOf(request, home.token, 90);
+  expect(month.map((partner) => partner.organizationId)).toEqual([
+    mailer.organizationId,
+    chatter.organizationId,
+  ]);
+  const [mailerEntry, chatterEntry] = month as [PartnerLedger, PartnerLedger];
+  expect(mailerEntry).toMatchObject({
+    name: mailerName,
+    clicks: { sent: 9, received: 4 },
+    leads: { sent: 1, received: 2 },
+    revenue: { sent: [{ currency: "USD", value: 49.99 }], received: [{ currency: "EUR", value: 1234.5 }] },
+    balance: -5,
+  });
+  expect(chatterEntry).toMatchObject({
+    name: chatterName,
+    clicks: { sent: 0, received: 3 },
+    leads: { sent: 0, received: 1 },
+    revenue: { sent: [], received: [{ currency: "JPY", value: 5000 }] },
+    balance: 3,
+  });
+  const expected = [
+    // Home holds Mailer as a Buddy: its name leads to Mailer's page. Not Chatter's.
+    expectedRow(mailerEntry, `/dashboard/tools/${homeToMailer.id}`),
+    expectedRow(chatterEntry, null),
+  ];
+  expect(expected.map((row) => row.adWeight)).toEqual(["×0.74", "×1.3"]);
+
+  // The overview on a desktop: the table, in the API's order, sortable.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, home.token);
+  await page.goto("/dashboard");
+  const card = page.getByTestId("partners-card");
+  const table = card.getByTestId("partners-table");
+  await expect(table).toBeVisible();
+  await expect(card.getByTestId("partner-cards")).toBeHidden();
+  await expect(table.getByTestId("partner-row")).toHaveCount(2);
+  expect(await shownRows(table)).toEqual(expected);
+  await expect(table.getByRole("columnheader", { name: "Balance" })).not.toHaveAttribute("aria-sort");
+  await table.getByRole("button", { name: "Balance" }).click();
+  await expect(table.getByRole("columnheader", { name: "Balance" })).toHaveAttribute(
+    "aria-sort",
+    "descending",
+  );
+  expect((await shownRows(table)).map((row) => row.name)).toEqual([chatterName, mailerName]);
+  await table.getByRole("button", { name: "Balance" }).click();
+  await expect(table.getByRole("columnheader", { name: "Balance" })).toHaveAttribute(
+    "aria-sort",
+    "ascending",
+  );
+  expect((await shownRows(table)).map((row) => row.name)).toEqual([mailerName, chatterName]);
+  // Signed and coloured: Mailer's negative balance does not read like Chatter's positive one.
+  const colours = await table
+    .locator('[data-cell="balance"]')
+    .evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell).color));
+  expect(new Set(colours).size).toBe(2);
+  await card.screenshot({ path: testInfo.outputPath("partners-desktop.png") });
+
+  // Mailer's name leads to its Buddy page: 30 and 90 days, as the API says.
+  await table.getByRole("link", { name: mailerName }).click();
+  await expect(page).toHaveURL(`/dashboard/tools/${homeToMailer.id}`);
+  const ledgerCard = page.getByTestId("partner-ledger-card");
+  await expect(ledgerCard.getByRole("heading", { name: `Give and take with ${mailerName}` })).toBeVisible();
+  await expect(ledgerCard.getByTestId("partner-ledger-table")).toBeVisible();
+  const quarterEntry = quarter.find((partner) => partner.organizationId === mailer.organizationId);
+  expect(quarterEntry).toBeDefined();
+  expect(await shownLedger(page, 30)).toEqual(expectedLedger(mailerEntry));
+  expect(await shownLedger(page, 90)).toEqual(expectedLedger(quarterEntry as PartnerLedger));
+  await expect(ledgerCard.getByTestId("balance-sentences").getByRole("listitem")).toHaveText([
+    `Last 30 days: ${balanceSentence(mailerName, mailerEntry.balance)}.`,
+    `Last 90 days: ${balanceSentence(mailerName, (quarterEntry as PartnerLedger).balance)}.`,
+  ]);
+  await expect(ledgerCard.getByTestId("partner-ad-weight").getByTestId("ad-weight-value")).toHaveText(
+    weight(mailerEntry.adWeight),
+  );
+  await ledgerCard.screenshot({ path: testInfo.outputPath("buddy-ledger-desktop.png") });
+
+  // On a phone: stacked cards with the same figures, and the Buddy page, without sideways scrolling.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/dashboard");
+  const cards = card.getByTestId("partner-cards");
+  await expect(cards).toBeVisible();
+  await expect(table).toBeHidden();
+  await expect(cards.getByTestId("partner-row")).toHaveCount(2);
+  expect(await shownRows(cards)).toEqual(expected);
+  await expect(cards.getByText(balanceSentence(chatterName, chatterEntry.balance))).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await tallPhone(page);
+  await card.screenshot({ path: testInfo.outputPath("partners-390.png") });
+  await page.setViewportSize({ width: 390, height: 844 });
+
+  await page.goto(`/dashboard/tools/${homeToMailer.id}`);
+  await expect(ledgerCard.getByTestId("partner-ledger-table")).toBeVisible();
+  expect(await shownLedger(page, 30)).toEqual(expectedLedger(mailerEntry));
+  expect(await shownLedger(page, 90)).toEqual(expectedLedger(quarterEntry as PartnerLedger));
+  await expectNoSidewaysScroll(page);
+  await tallPhone(page);
+  await ledgerCard.screenshot({ path: testInfo.outputPath("buddy-ledger-390.png") });
+  await page.setViewportSize({ width: 390, height: 844 });
+
+  // The API docs say how the weights rotate the ads.
+  await page.goto("/dashboard/api-docs");
+  const guide = page.getByTestId("ad-rotation-guide");
+  await expect(guide.getByTestId("ad-weight-formula")).toHaveText(
+    "weight = clamp((received + 10) / (sent + 10), 0.25, 4)",
+  );
+  await expectNoSidewaysScroll(page);
+  await tallPhone(page);
+  await guide.screenshot({ path: testInfo.outputPath("ad-rotation-390.png") });
+});
