@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "../src/server/db/client";
-import { type BuddyProcess, freePort, startBuddy } from "../src/server/testing/buddy-process";
+import { type BuddyProcess, startBuddy } from "../src/server/testing/buddy-process";
 import { createScratchDatabase } from "../src/server/testing/database";
 import { benchExport } from "./exports";
 import {
@@ -28,8 +28,10 @@ import { checkStoredClicks } from "./stored-clicks";
 import { benchTracking } from "./tracking";
 
 /** A shorter run while working on one part: BENCH_PARTS=tracking, BENCH_DATABASES=PostgreSQL. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? "suggestions,tracking,overview").split(","));
+const PARTS = new Set((process.env.BENCH_PARTS ?? "suggestions,tracking,overview,exports").split(","));
 const DATABASES = new Set((process.env.BENCH_DATABASES ?? "PostgreSQL,PGlite").split(","));
+/** Node flags for the server, e.g. BENCH_NODE_ARGS="--max-old-space-size=106" or "--cpu-prof". */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
 
 /**
  * The server as production runs it: logging at the default level, its lines going down a pipe
@@ -39,21 +41,24 @@ async function startServer(options: {
   databaseUrl: string | undefined;
   dataDir: string;
   appSecret: string;
-  /** Prometheus on this port: the process's own figures (its heap) for the bench to read. */
-  metricsPort?: number;
+  /** bench/heap-probe.mjs loaded, writing the heap after each collection to this file. */
+  heapProbeFile?: string;
 }) {
-  const { metricsPort, ...rest } = options;
+  const { heapProbeFile, ...rest } = options;
   const buddy = await startBuddy({
     ...rest,
     stdio: "capture",
     env: {
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info",
-      ...(metricsPort === undefined ? {} : { METRICS_PORT: String(metricsPort), METRICS_HOST: "127.0.0.1" }),
+      ...(heapProbeFile === undefined ? {} : { HEAP_PROBE_FILE: heapProbeFile }),
     },
+    nodeArgs: [...NODE_ARGS, ...(heapProbeFile === undefined ? [] : ["--expose-gc", "--import", HEAP_PROBE])],
   });
   pinServer(buddy.pid);
   return buddy;
 }
+
+const HEAP_PROBE = path.join(import.meta.dirname, "heap-probe.mjs");
 
 /** This machine's PostgreSQL server (trust auth), when DATABASE_URL names no other. */
 const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
@@ -130,7 +135,7 @@ async function benchDatabase(database: "PostgreSQL" | "PGlite", databaseUrl: str
         console.warn(`${database}: the server exited with ${code} on SIGTERM\n${first.output()}`);
     }
 
-    if (!PARTS.has("overview")) {
+    if (!PARTS.has("overview") && !PARTS.has("exports")) {
       const direct = await openDatabase({ databaseUrl, dataDir });
       await checkStoredClicks(database, direct.db, tracking).finally(() => direct.close());
       return;
@@ -147,11 +152,14 @@ async function benchDatabase(database: "PostgreSQL" | "PGlite", databaseUrl: str
       `${database}: seeded ${SEEDED_CLICKS} clicks (${seeded.sent} verified sent by the sharer), ${seeded.leads} leads and ${SEEDED_CONVERSIONS} conversions with revenue in ${seeded.seconds.toFixed(1)} s`,
     );
 
-    const metricsPort = await freePort();
-    const second = await startServer({ databaseUrl, dataDir, appSecret, metricsPort });
+    const heapProbeFile = path.join(dataDir, "heap-probe.jsonl");
+    const second = await startServer({ databaseUrl, dataDir, appSecret, heapProbeFile });
     try {
-      await benchOverview(database, second, tracking.sharerToken, seeded);
-      await benchExport(database, second, tracking.sharerToken, `http://127.0.0.1:${metricsPort}`);
+      if (PARTS.has("overview")) await benchOverview(database, second, tracking.sharerToken, seeded);
+      // The conversions stored: the pixel's leads (checked above), the seed's leads and purchases.
+      const conversions = tracking.pixels + seeded.leads + SEEDED_CONVERSIONS;
+      if (PARTS.has("exports"))
+        await benchExport(database, second, tracking.sharerToken, heapProbeFile, conversions);
     } finally {
       await second.stop();
     }
