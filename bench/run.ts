@@ -26,9 +26,14 @@ import { benchOverview } from "./metrics";
 import { SEEDED_CLICKS, SEEDED_CONVERSIONS, seedMetrics } from "./metrics-seed";
 import { checkStoredClicks } from "./stored-clicks";
 import { benchTracking } from "./tracking";
+import { benchWebhooks } from "./webhooks";
 
 /** A shorter run while working on one part: BENCH_PARTS=tracking, BENCH_DATABASES=PostgreSQL. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? "suggestions,tracking,overview,exports").split(","));
+const PARTS = new Set(
+  (process.env.BENCH_PARTS ?? "suggestions,tracking,overview,exports,webhooks").split(","),
+);
+/** The parts of benchDatabase (its tracking load runs for any of them: the others build on it). */
+const DATABASE_PARTS = ["suggestions", "tracking", "overview", "exports"].some((part) => PARTS.has(part));
 const DATABASES = new Set((process.env.BENCH_DATABASES ?? "PostgreSQL,PGlite").split(","));
 /** Node flags for the server, e.g. BENCH_NODE_ARGS="--max-old-space-size=106" or "--cpu-prof". */
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
@@ -180,14 +185,21 @@ async function main() {
   }
   if (DATABASES.has("PostgreSQL")) {
     const serverUrl = process.env.DATABASE_URL ?? LOCAL_POSTGRES;
-    const scratch = await createScratchDatabase(serverUrl, "buddy_bench");
-    try {
-      await benchDatabase("PostgreSQL", scratch.url);
-    } finally {
-      await scratch.drop();
+    if (DATABASE_PARTS) {
+      const scratch = await createScratchDatabase(serverUrl, "buddy_bench");
+      try {
+        await benchDatabase("PostgreSQL", scratch.url);
+      } finally {
+        await scratch.drop();
+      }
     }
+    // In a scratch database of its own, with instances of its own.
+    if (PARTS.has("webhooks")) await benchWebhooks("PostgreSQL", serverUrl);
   }
-  if (DATABASES.has("PGlite")) await benchDatabase("PGlite", undefined);
+  if (DATABASES.has("PGlite")) {
+    if (DATABASE_PARTS) await benchDatabase("PGlite", undefined);
+    if (PARTS.has("webhooks")) await benchWebhooks("PGlite", undefined);
+  }
   console.table(
     rows.map((r) => ({
       database: r.database,

@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from "node:http";
 import { createServer as createTcpServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSelfSignedSite } from "../testing/domain-proof";
@@ -291,5 +292,55 @@ describe("safeFetch with allowPrivate (local fixture sites)", () => {
 
   it("reports a site that connects and then cuts the connection as lost, not unreachable", async () => {
     await expectReason(`${site.origin}/cut`, "connection_lost", local);
+  });
+});
+
+describe("safeFetch with keepAlive (webhook deliveries)", () => {
+  it("keeps the connection for the next call, and still resolves and checks the name at every call", async () => {
+    const paths: string[] = [];
+    let connections = 0;
+    const server = createHttpServer((request, response) => {
+      paths.push(request.url ?? "");
+      request.resume();
+      request.on("end", () => response.end("ok"));
+    });
+    server.on("connection", () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    const table: Record<string, string[]> = { "hooks.test": ["127.0.0.1"] };
+    const dns = fakeDns(table);
+    // The receiver plays a public site, with allowPrivate off as in production.
+    const options: SafeFetchOptions = {
+      method: "POST",
+      body: "{}",
+      keepAlive: true,
+      lookup: dns,
+      isAllowedAddress: (address) => address === "127.0.0.1" || isPublicAddress(address),
+      allowedPorts: [port],
+    };
+    try {
+      for (const path of ["/1", "/2", "/3"]) {
+        expect((await safeFetch(`http://hooks.test:${port}${path}`, options)).status).toBe(200);
+        // undici frees the connection once the answer is read, a moment after the call returns.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(connections).toBe(1);
+      expect(dns.calls).toEqual(["hooks.test", "hooks.test", "hooks.test"]);
+      // The name now points at a private address: refused, though a connection to the old one is open.
+      table["hooks.test"] = ["10.0.0.7"];
+      await expectReason(`http://hooks.test:${port}/4`, "blocked_address", options);
+      expect(paths).toEqual(["/1", "/2", "/3"]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("tells an unreachable site from one that connects and cuts the connection", async () => {
+    const options: SafeFetchOptions = { allowPrivate: true, keepAlive: true };
+    await expectReason(`${site.origin}/cut`, "connection_lost", options);
+    const gone = await startFixtureSite(() => {});
+    await gone.close();
+    await expectReason(`${gone.origin}/`, "network", options);
   });
 });

@@ -12,7 +12,9 @@ import { Agent, type Dispatcher, request } from "undici";
  * - `localhost`/`*.localhost` and literal IPs are judged before any connection.
  * - Host names are resolved inside the socket's own `lookup`: every address the resolver returns
  *   must pass `isPublicAddress`, and the socket connects to exactly those checked addresses. There
- *   is no second resolution between check and connect, so DNS rebinding has no window.
+ *   is no second resolution between check and connect, so DNS rebinding has no window. With
+ *   `keepAlive` the name is resolved and checked at the start of each call instead, and the call
+ *   goes over a kept connection only to an address that check passed (else a new one, to it).
  * - Redirects are followed by hand and each hop is judged like the first URL, and by the caller's
  *   `followRedirect` when it gives one.
  * - One deadline covers every hop and the body; the body is capped.
@@ -83,6 +85,12 @@ export type SafeFetchOptions = {
   isAllowedAddress?: (address: string) => boolean;
   /** Ports allowed when !allowPrivate. Default 80 and 443. */
   allowedPorts?: readonly number[];
+  /**
+   * Keep connections open for later calls (webhook deliveries). Each call still resolves the
+   * name and checks every address it gets; it goes over a kept connection only to an address
+   * that this call's check passed, and over a new one to it otherwise.
+   */
+  keepAlive?: boolean;
 };
 
 export type SafeFetchResult = {
@@ -190,24 +198,24 @@ function checkUrl(input: string, policy: Policy, base?: URL): URL {
  * hands the socket exactly the addresses it checked. Literal IPs never reach here: Node skips
  * lookup for them, which is why checkUrl judges them.
  */
+async function resolveChecked(policy: Policy, hostname: string, family: number): Promise<ResolvedAddress[]> {
+  let found: ResolvedAddress[];
+  try {
+    found = await policy.lookup(hostname);
+  } catch (cause) {
+    throw new OutboundFetchError("network", `Could not resolve ${hostname}`, { cause });
+  }
+  const blocked = policy.allowPrivate ? undefined : found.find((a) => !policy.isAllowedAddress(a.address));
+  if (blocked) throw new OutboundFetchError("blocked_address", `${hostname} resolves to ${blocked.address}`);
+  const usable = family ? found.filter((a) => a.family === family) : found;
+  if (usable.length === 0) throw new OutboundFetchError("network", `${hostname} did not resolve`);
+  return usable;
+}
+
 function guardedLookup(policy: Policy): LookupFunction {
-  const resolveChecked = async (hostname: string, family: number): Promise<ResolvedAddress[]> => {
-    let found: ResolvedAddress[];
-    try {
-      found = await policy.lookup(hostname);
-    } catch (cause) {
-      throw new OutboundFetchError("network", `Could not resolve ${hostname}`, { cause });
-    }
-    const blocked = policy.allowPrivate ? undefined : found.find((a) => !policy.isAllowedAddress(a.address));
-    if (blocked)
-      throw new OutboundFetchError("blocked_address", `${hostname} resolves to ${blocked.address}`);
-    const usable = family ? found.filter((a) => a.family === family) : found;
-    if (usable.length === 0) throw new OutboundFetchError("network", `${hostname} did not resolve`);
-    return usable;
-  };
   return (hostname, options, callback) => {
     const family = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : (options.family ?? 0);
-    resolveChecked(hostname, family).then(
+    resolveChecked(policy, hostname, family).then(
       (usable) => {
         const [first] = usable as [ResolvedAddress];
         if (options.all) callback(null, usable);
@@ -216,6 +224,58 @@ function guardedLookup(policy: Policy): LookupFunction {
       (error: OutboundFetchError) => callback(error as NodeJS.ErrnoException, "", 0),
     );
   };
+}
+
+/** A socket's resolver that answers one address, already checked. */
+function fixedLookup(checked: ResolvedAddress): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [checked]);
+    else callback(null, checked.address, checked.family);
+  };
+}
+
+/**
+ * Agents whose connections outlive a call (`keepAlive`), one per origin and checked address,
+ * the least recently used first. A connection closes after a few idle seconds (undici's default,
+ * shorter when the server says so), and an agent pushed out of the map once its requests are done.
+ */
+const keptAgents = new Map<string, Agent>();
+const KEPT_AGENTS_MAX = 256;
+
+function keptAgent(origin: string, checked: ResolvedAddress, timeoutMs: number): Agent {
+  const key = `${origin} ${checked.address} ${timeoutMs}`;
+  const kept = keptAgents.get(key);
+  if (kept) {
+    keptAgents.delete(key);
+    keptAgents.set(key, kept);
+    return kept;
+  }
+  const agent = new Agent({
+    connect: { lookup: fixedLookup(checked), timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  keptAgents.set(key, agent);
+  if (keptAgents.size > KEPT_AGENTS_MAX) {
+    const [oldest] = keptAgents;
+    if (oldest) {
+      keptAgents.delete(oldest[0]);
+      oldest[1].close().catch(() => {});
+    }
+  }
+  return agent;
+}
+
+/**
+ * The address this call connects to: a literal one as the URL gives it (checkUrl judged it), or
+ * the name resolved now with every answer checked, preferring one a kept connection goes to.
+ */
+async function checkedAddress(url: URL, policy: Policy, timeoutMs: number): Promise<ResolvedAddress> {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const literal = isIP(host);
+  if (literal) return { address: host, family: literal === 6 ? 6 : 4 };
+  const usable = (await resolveChecked(policy, host, 0)) as [ResolvedAddress, ...ResolvedAddress[]];
+  return usable.find((a) => keptAgents.has(`${url.origin} ${a.address} ${timeoutMs}`)) ?? usable[0];
 }
 
 /** Walks the cause chain: undici may wrap the error our lookup raised. */
@@ -340,26 +400,38 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
   };
 
   const deadline = AbortSignal.timeout(timeoutMs);
-  // One agent per call: its connections are made by our guarded lookup and never pooled with
-  // connections made under another policy.
-  const agent = new Agent({
-    connect: { lookup: guardedLookup(policy), timeout: timeoutMs },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
+  // Without keepAlive, one agent per call: its connections are made by our guarded lookup and
+  // never pooled with connections made under another policy.
+  const agent = options.keepAlive
+    ? null
+    : new Agent({
+        connect: { lookup: guardedLookup(policy), timeout: timeoutMs },
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
   // Emitted once the socket is up (after the TLS handshake for https), per origin.
   const connectedOrigins = new Set<string>();
-  agent.on("connect", (origin) => connectedOrigins.add(origin.origin));
+  agent?.on("connect", (origin) => connectedOrigins.add(origin.origin));
+  // A kept agent's request may go over a connection already up: it connected unless connecting failed.
+  const failedOrigins = new Set<string>();
+  const onConnectionError = (origin: URL) => failedOrigins.add(origin.origin);
+  let kept: Agent | null = null;
   let current = input;
   try {
     let url = checkUrl(input, policy);
     current = url.href;
     for (let redirects = 0; ; redirects++) {
+      if (options.keepAlive) {
+        kept?.off("connectionError", onConnectionError);
+        kept = keptAgent(url.origin, await checkedAddress(url, policy, timeoutMs), timeoutMs);
+        kept.on("connectionError", onConnectionError);
+        connectedOrigins.add(url.origin);
+      }
       const response = await request(url, {
         method: options.method ?? "GET",
         headers,
         body: options.body,
-        dispatcher: agent,
+        dispatcher: kept ?? agent ?? undefined,
         signal: deadline,
       });
       const location = response.headers.location;
@@ -393,9 +465,11 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
       };
     }
   } catch (error) {
-    const connected = URL.canParse(current) && connectedOrigins.has(new URL(current).origin);
+    const origin = URL.canParse(current) ? new URL(current).origin : null;
+    const connected = origin !== null && connectedOrigins.has(origin) && !failedOrigins.has(origin);
     throw toOutboundError(error, { deadline, url: current, connected });
   } finally {
-    agent.destroy().catch(() => {});
+    kept?.off("connectionError", onConnectionError);
+    agent?.destroy().catch(() => {});
   }
 }

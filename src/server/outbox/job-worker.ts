@@ -10,9 +10,13 @@ import type { ClaimedJob, JobHandler, JobOutcome } from "./jobs";
 export type WorkerOptions = {
   /** How often a worker looks for due jobs without being woken (jobs queued on other instances, retries). */
   pollIntervalMs: number;
-  /** Jobs running at once on this instance. */
+  /** Jobs held at once by this instance: running, or having run and waiting for their outcome's write. */
   concurrency: number;
-  /** Jobs of one partition (one webhook endpoint) running at once on this instance. */
+  /**
+   * Jobs of one partition (one webhook endpoint) running at once on this instance: requests in
+   * flight to one receiver. A job's slot is free once its request is answered, before the writes
+   * that record it.
+   */
   perPartition: number;
   /** A claimed job is this worker's until then; after, another instance may run it again. */
   leaseMs: number;
@@ -22,8 +26,10 @@ export type WorkerOptions = {
 
 export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   pollIntervalMs: 5_000,
-  concurrency: 32,
-  perPartition: 4,
+  // 10⁴ conversions a minute to two endpoints are 333 messages a second: with a claim's round trip
+  // and commit between an endpoint's runs, 4 at a time could not keep up (bench/README.md).
+  concurrency: 128,
+  perPartition: 16,
   // Above the longest run (a webhook's 10 s, a mail's SMTP timeouts) with room to record it.
   leaseMs: 60_000,
   // What was sent is recorded elsewhere (webhook attempts); a mail's body may hold a live token.
@@ -75,8 +81,10 @@ function finishedRow(job: ClaimedJob, outcome: JobOutcome): Finished {
  * whose lease ran out cannot overwrite the outcome of the one that took over.
  *
  * Jobs run concurrently up to `concurrency`, and at most `perPartition` of one partition at a
- * time: the others' jobs are claimed past a partition that is busy. Outcomes are written by one
- * statement per batch (a group commit), so a busy outbox costs a claim and a write per batch.
+ * time: the others' jobs are claimed past a partition that is busy. A run's partition slot is
+ * free as soon as the run is done sending (a handler's `recorded`); the job stays held, and
+ * counted in `concurrency`, until its outcome is written. Outcomes are written by one statement
+ * per batch (a group commit), so a busy outbox costs a claim and a write per batch.
  */
 export function startJobWorker(deps: {
   db: Db;
@@ -90,6 +98,13 @@ export function startJobWorker(deps: {
   const busyPartitions = new Map<string, number>();
   let claiming: Promise<number> | null = null;
   let again = false;
+  /**
+   * The last claim may have left due jobs behind: it found some (another instance's claim may have
+   * held the rest), took as many as it asked for, or a partition had no room for more. Then runs
+   * that free slots look for more; otherwise nothing is due until something is queued (a wake), or
+   * a retry falls due or another instance's lease runs out (the poll).
+   */
+  let leftBehind = true;
   let stopped = false;
   let lastSweep = 0;
 
@@ -114,9 +129,10 @@ export function startJobWorker(deps: {
   });
 
   /** Leases up to `limit` due jobs, and no more of a partition than it has room for here. */
-  async function claim(limit: number): Promise<ClaimedJob[]> {
-    const running = JSON.stringify(Object.fromEntries(busyPartitions));
-    const full = [...busyPartitions].filter(([, n]) => n >= options.perPartition).map(([key]) => key);
+  async function claim(limit: number): Promise<{ jobs: ClaimedJob[]; full: boolean }> {
+    const busy = new Map(busyPartitions);
+    const running = JSON.stringify(Object.fromEntries(busy));
+    const full = [...busy].filter(([, n]) => n >= options.perPartition).map(([key]) => key);
     const result = await db.execute(sql`
       with due as (
         select id, partition_key, run_at from jobs
@@ -142,14 +158,15 @@ export function startJobWorker(deps: {
         locked_until = now() + ${options.leaseMs} * interval '1 millisecond'
       from picked where jobs.id = picked.id
       returning jobs.id, jobs.kind, jobs.partition_key, jobs.payload, jobs.attempts, jobs.created_at`);
-    return rowsOf<{
+    const rows = rowsOf<{
       id: string;
       kind: JobKind;
       partition_key: string | null;
       payload: unknown;
       attempts: number;
       created_at: Date | string;
-    }>(result).map((row) => ({
+    }>(result);
+    const jobs = rows.map((row) => ({
       id: row.id,
       kind: row.kind,
       partitionKey: row.partition_key,
@@ -157,12 +174,33 @@ export function startJobWorker(deps: {
       attempts: row.attempts,
       createdAt: new Date(row.created_at),
     }));
+    for (const job of jobs) {
+      if (job.partitionKey !== null) busy.set(job.partitionKey, (busy.get(job.partitionKey) ?? 0) + 1);
+    }
+    // Full: it took all it asked for, or a partition has no room left for what may be due in it.
+    return { jobs, full: jobs.length >= limit || [...busy.values()].some((n) => n >= options.perPartition) };
   }
 
   function track(job: ClaimedJob, run: Promise<JobOutcome>) {
     const key = job.partitionKey;
     if (key !== null) busyPartitions.set(key, (busyPartitions.get(key) ?? 0) + 1);
+    let released = false;
+    /** The partition's slot is free once the run has sent and been answered, before any recording. */
+    const release = () => {
+      if (released) return;
+      released = true;
+      const left = key === null ? 0 : (busyPartitions.get(key) ?? 1) - 1;
+      if (key !== null) {
+        if (left === 0) busyPartitions.delete(key);
+        else busyPartitions.set(key, left);
+      }
+      // Slots are free: take the next due jobs if the last claim left any, once half the
+      // partition's slots are free (a claim for each slot freed would be a statement per job).
+      if (leftBehind && left <= options.perPartition / 2 && !stopped) wake();
+    };
     const settled: Promise<void> = run
+      .finally(release)
+      .then((outcome) => (outcome.recorded ? outcome.recorded.then(() => outcome) : outcome))
       .catch((error: unknown): JobOutcome => {
         const delayMs = handlers[job.kind].retryDelayMs(job);
         const message = error instanceof Error ? error.message : String(error);
@@ -176,14 +214,10 @@ export function startJobWorker(deps: {
         log.warn({ jobId: job.id, err: error }, "job outcome not recorded: it runs again after its lease");
       })
       .finally(() => {
+        const wasFull = running.size >= options.concurrency;
         running.delete(settled);
-        if (key !== null) {
-          const left = (busyPartitions.get(key) ?? 1) - 1;
-          if (left === 0) busyPartitions.delete(key);
-          else busyPartitions.set(key, left);
-        }
-        // A slot is free: take the next due job, if any.
-        if (!stopped) wake();
+        // The instance held all it may: now it may take another.
+        if (wasFull && !stopped) wake();
       });
     running.add(settled);
   }
@@ -193,7 +227,9 @@ export function startJobWorker(deps: {
     while (!stopped) {
       const free = options.concurrency - running.size;
       if (free <= 0) break;
-      const batch = await claim(free);
+      const claimed = await claim(free);
+      leftBehind = claimed.full || claimed.jobs.length > 0;
+      const batch = claimed.jobs;
       if (batch.length === 0) break;
       for (const kind of new Set(batch.map((job) => job.kind))) {
         const ofKind = batch.filter((job) => job.kind === kind);
@@ -208,6 +244,8 @@ export function startJobWorker(deps: {
         }
       }
       started += batch.length;
+      // It took all it could see: the runs it started look for more as they end.
+      if (!claimed.full) break;
     }
     return started;
   }
@@ -234,6 +272,7 @@ export function startJobWorker(deps: {
     claiming = claimAndStart()
       .catch((error: unknown) => {
         // The next tick tries again; an outage of the database is not a fault of the outbox.
+        leftBehind = true;
         if (isDatabaseUnavailable(error)) {
           log.warn({ reason: describeUnavailable(error) }, "outbox pass skipped: database unavailable");
         } else {

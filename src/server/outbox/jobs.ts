@@ -15,11 +15,19 @@ export type ClaimedJob = {
  * done / skipped: finished (skipped: nothing to send). retry: run again after `delayMs`.
  * failed: given up for good.
  */
-export type JobOutcome =
+export type JobOutcome = (
   | { status: "done" }
   | { status: "skipped"; reason: string }
   | { status: "retry"; delayMs: number; error: string }
-  | { status: "failed"; error: string };
+  | { status: "failed"; error: string }
+) & {
+  /**
+   * What the handler still writes about this run (a webhook's attempt), once what it sent has
+   * been answered. Its partition is free for the next run meanwhile; the job stays leased, and
+   * its outcome is written once this has settled (if it fails, the run counts as one that threw).
+   */
+  recorded?: Promise<unknown>;
+};
 
 /**
  * Sends the jobs of one kind. `start` receives what one claim brought (so it can read what they

@@ -285,6 +285,9 @@ export function webhookJobHandler(deps: {
         truncate: true,
         allowPrivate: options.allowPrivate,
         lookup: options.lookup,
+        // The name is still resolved and checked for every attempt; only the connection to an
+        // address that check passed is kept, which spares a receiver a handshake per message.
+        keepAlive: true,
       });
       responseStatus = answer.status;
       response = responseText(answer.body);
@@ -292,7 +295,9 @@ export function webhookJobHandler(deps: {
     } catch (error) {
       response = failureText(error, options.timeoutMs);
     }
-    await attempts.add({
+    // Written in the background: the endpoint may have its next message meanwhile, and the
+    // worker writes this one's outcome once its attempt is stored.
+    const recorded = attempts.add({
       id: randomUUID(),
       endpoint_id: endpoint.id,
       message_id: job.id,
@@ -304,10 +309,14 @@ export function webhookJobHandler(deps: {
       response_body: response,
       created_at: now.toISOString(),
     });
-    if (ok) return { status: "done" };
+    // The worker waits for it (and fails the run if it fails): not an unhandled rejection.
+    recorded.catch(() => {});
+    if (ok) return { status: "done", recorded };
     const error = responseStatus === null ? (response ?? "no response") : `HTTP ${responseStatus}`;
     const delayMs = retryDelay(job);
-    return delayMs === null ? { status: "failed", error } : { status: "retry", delayMs, error };
+    return delayMs === null
+      ? { status: "failed", error, recorded }
+      : { status: "retry", delayMs, error, recorded };
   }
 
   return {

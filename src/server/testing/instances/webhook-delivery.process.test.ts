@@ -147,8 +147,8 @@ describe.skipIf(haproxyMissing())("webhook delivery by two instances", () => {
     const before = receiver.acked.size;
     receiver.hold();
     await convert(40, 4);
-    // Each instance runs at most 4 messages of an endpoint at once: 16 held means both hold 8.
-    await waitFor("both instances holding deliveries", () => receiver.held.length >= 16, 30_000);
+    // Each instance has at most 16 messages of an endpoint in flight: 64 held means both hold 32.
+    await waitFor("both instances holding deliveries", () => receiver.held.length >= 64, 30_000);
     const killedAt = Date.now();
     await cluster.instances.a.kill();
     await sleep(200);
