@@ -55,6 +55,8 @@ const DATA_FIELDS: Record<string, readonly string[]> = {
     "occurredAt",
   ],
   "relationship.created": ["relationshipId", "partner", "type", "occurredAt"],
+  // As the API docs show it.
+  "webhook.test": ["message", "endpointId", "occurredAt"],
 };
 
 /** The body sent: `{type, timestamp, data}`, the same bytes on every attempt of a message. */
