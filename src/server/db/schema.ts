@@ -472,6 +472,64 @@ export const pairDailyStats = pgTable(
   ],
 );
 
+/**
+ * The calendar periods the per-partner roll-ups add days up into: a year, a month, and a part of a
+ * month (days 1–8, 9–16, 17–24, and 25 to the month's end). `starts` is the period's first day.
+ */
+export const ROLLUP_PERIODS = ["year", "month", "part"] as const;
+
+/**
+ * The roll-ups by organization, partner and calendar period (UTC), both ways in one row: what the
+ * organization sent the partner (as the sharer: `pair_daily_stats` rows with source =
+ * organization) and what it received from it (source = partner); each pair's periods are here
+ * twice, once from each side. Triggers on the daily tables keep every row equal to the sum of its
+ * days, whatever writes a day, in the same transaction (migration 0016). Any window of days up to
+ * today is then a few periods and days added or taken away (`pair-window.ts`): at most 2 years,
+ * 6 months, 2 parts and 4 days per partner, 18 rows, where the days alone are up to 730 for a year.
+ */
+export const partnerPeriodStats = pgTable(
+  "partner_period_stats",
+  {
+    organizationId: text().notNull(),
+    partnerId: text().notNull(),
+    period: text({ enum: ROLLUP_PERIODS }).notNull(),
+    starts: date({ mode: "string" }).notNull(),
+    clicksSent: bigint({ mode: "number" }).notNull().default(0),
+    clicksReceived: bigint({ mode: "number" }).notNull().default(0),
+    leadsSent: bigint({ mode: "number" }).notNull().default(0),
+    leadsReceived: bigint({ mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    // The only index, so that adding to a period's row (every batch of clicks) can stay in its page.
+    primaryKey({
+      name: "partner_period_stats_pk",
+      columns: [t.organizationId, t.period, t.starts, t.partnerId],
+    }),
+  ],
+);
+
+/** `pair_daily_revenue` by organization, partner and period, as `partner_period_stats` is. */
+export const partnerPeriodRevenue = pgTable(
+  "partner_period_revenue",
+  {
+    organizationId: text().notNull(),
+    partnerId: text().notNull(),
+    period: text({ enum: ROLLUP_PERIODS }).notNull(),
+    starts: date({ mode: "string" }).notNull(),
+    currency: text().notNull(),
+    valueSent: bigint({ mode: "number" }).notNull().default(0),
+    valueReceived: bigint({ mode: "number" }).notNull().default(0),
+    conversionsSent: bigint({ mode: "number" }).notNull().default(0),
+    conversionsReceived: bigint({ mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({
+      name: "partner_period_revenue_pk",
+      columns: [t.organizationId, t.period, t.starts, t.partnerId, t.currency],
+    }),
+  ],
+);
+
 // ── Billing and notifications ──────────────────────────────────────────────
 
 /**

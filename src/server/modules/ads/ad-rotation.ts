@@ -1,13 +1,14 @@
 import { AD_WEIGHT_DAYS, adWeight, windowStart } from "@shared/reciprocity";
 import { sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client";
+import { trafficByPartner, windowParts } from "../tracking/dashboard-figures/pair-window";
 
 /** One partner's ads in the rotation, and how often it is drawn relative to the others. */
 export type RotationPartner<T> = { organizationId: string; weight: number; ads: T[] };
 
 /**
  * CONTRACT §10: each partner's ad weight for the caller, from the clicks both ways over the last
- * AD_WEIGHT_DAYS days (the per-pair daily roll-up, each side through its index). A partner with
+ * AD_WEIGHT_DAYS days (the per-pair roll-ups, as the partners' ledger reads them). A partner with
  * no clicks either way weighs 1.
  */
 export async function partnerWeights(
@@ -15,16 +16,10 @@ export async function partnerWeights(
   organizationId: string,
   now = new Date(),
 ): Promise<Map<string, number>> {
-  const first = windowStart(AD_WEIGHT_DAYS, now);
+  const window = windowParts(windowStart(AD_WEIGHT_DAYS, now));
   const result = await db.execute(sql`
-    select partner, sum(sent)::text as sent, sum(received)::text as received from (
-      select target_org_id as partner, clicks as sent, 0 as received
-      from pair_daily_stats where source_org_id = ${organizationId} and day >= ${first}::date
-      union all
-      select source_org_id, 0, clicks
-      from pair_daily_stats where target_org_id = ${organizationId} and day >= ${first}::date
-    ) pairs
-    group by partner`);
+    select partner, clicks_sent::text as sent, clicks_received::text as received
+    from (${trafficByPartner(organizationId, window)}) traffic`);
   return new Map(
     rowsOf<{ partner: string; sent: string; received: string }>(result).map((row) => [
       row.partner,

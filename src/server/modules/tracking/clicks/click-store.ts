@@ -48,8 +48,10 @@ export async function storeClicks(db: DbOrTx, clicks: readonly StoredClick[]): P
       select (occurred_at at time zone 'UTC')::date, source_org_id, target_org_id, count(*)::int
       from inserted where verified
       group by 1, 2, 3
-      -- Roll-up rows are locked in one order by every instance's batch: never a deadlock.
-      order by 1, 2, 3
+      -- Roll-up rows are locked in one order by every instance's batch: never a deadlock. By the
+      -- pair's two organizations whichever the direction, then day: the order in which the daily
+      -- table's trigger locks both sides' months at the statement's end (migration 0016).
+      order by least(source_org_id, target_org_id), greatest(source_org_id, target_org_id), 1, 2
       on conflict (day, source_org_id, target_org_id)
       do update set clicks = pair_daily_stats.clicks + excluded.clicks
     )

@@ -122,7 +122,8 @@ export async function storeConversions(
       from stored
       where is_lead
       group by 1, 2, 3
-      order by 1, 2, 3
+      -- In the order the click store locks roll-up rows in (see there).
+      order by least(source_org_id, target_org_id), greatest(source_org_id, target_org_id), 1, 2
       on conflict (day, source_org_id, target_org_id)
       do update set leads = pair_daily_stats.leads + excluded.leads
     ), earned as (
@@ -131,7 +132,8 @@ export async function storeConversions(
       from stored
       where value_minor is not null
       group by 1, 2, 3, 4
-      order by 1, 2, 3, 4
+      -- As above, with the currency before the day, as the trigger locks the months' revenue.
+      order by least(source_org_id, target_org_id), greatest(source_org_id, target_org_id), 4, 1, 2
       on conflict (day, source_org_id, target_org_id, currency)
       do update set value_minor = pair_daily_revenue.value_minor + excluded.value_minor,
         conversions = pair_daily_revenue.conversions + excluded.conversions

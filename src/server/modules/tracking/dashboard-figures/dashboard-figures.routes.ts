@@ -1,5 +1,10 @@
 import { errorBodySchema } from "@shared/http";
-import { LEDGER_DAYS_DEFAULT, partnersLedgerSchema, partnersQuerySchema } from "@shared/reciprocity";
+import {
+  LEDGER_DAYS_DEFAULT,
+  type PartnersLedger,
+  partnersLedgerSchema,
+  partnersQuerySchema,
+} from "@shared/reciprocity";
 import {
   activitySchema,
   dailyMetricsSchema,
@@ -8,7 +13,7 @@ import {
   revenueQuerySchema,
   revenueSchema,
 } from "@shared/tracking";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireMember } from "../../../plugins/auth";
 import { dailyMetrics, recentActivity } from "./overview.service";
@@ -77,9 +82,21 @@ export async function dashboardFiguresRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { organizationId } = requireMember(request);
-      return readPartnersLedger(app.db, organizationId, request.query.days ?? LEDGER_DAYS_DEFAULT);
+      const ledger = await readPartnersLedger(
+        app.db,
+        organizationId,
+        request.query.days ?? LEDGER_DAYS_DEFAULT,
+      );
+      // Up to a thousand partners or more: checking the answer against the schema on the way out
+      // (zod copies every object) took a fifth of the server's time for it, and made the garbage
+      // that took a tenth more. The ledger is typed as the schema's output, so it is sent as
+      // JSON.stringify writes it, as the Ads API sends its cached body.
+      return (reply as FastifyReply)
+        .type("application/json; charset=utf-8")
+        .serializer(String)
+        .send(JSON.stringify(ledger satisfies PartnersLedger));
     },
   );
 

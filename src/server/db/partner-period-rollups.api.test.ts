@@ -1,0 +1,153 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestDatabase } from "../testing/database";
+import type { Database } from "./client";
+import { rowsOf } from "./client";
+
+/** Migration 0016: the periods' roll-up rows are the sums of their days, whatever writes the days. */
+let database: Database;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+
+afterAll(async () => {
+  await database.close();
+});
+
+async function rows<T>(query: ReturnType<typeof sql>) {
+  return rowsOf<T>(await database.db.execute(query));
+}
+
+/** Each daily row's year, month and month part, as `starts` of the periods it adds into. */
+const periodsOfDay = (day: string) =>
+  sql.raw(`(values
+  ('year', date_trunc('year', ${day})::date),
+  ('month', date_trunc('month', ${day})::date),
+  ('part', date_trunc('month', ${day})::date + least((extract(day from ${day})::int - 1) / 8, 3) * 8)
+) p (period, starts)`);
+
+/** The periods as the daily rows sum up, both ways, beside the periods' own rows: they must be equal. */
+async function periodsAgainstDays() {
+  const summed = await rows<Record<string, string>>(sql`
+    select organization_id, partner_id, period, starts::text as starts, sum(sent)::text as clicks_sent,
+      sum(received)::text as clicks_received, sum(leads_sent)::text as leads_sent,
+      sum(leads_received)::text as leads_received
+    from (
+      select d.source_org_id, d.target_org_id, p.period, p.starts, d.clicks, 0, d.leads, 0
+      from pair_daily_stats d, lateral ${periodsOfDay("d.day")}
+      union all
+      select d.target_org_id, d.source_org_id, p.period, p.starts, 0, d.clicks, 0, d.leads
+      from pair_daily_stats d, lateral ${periodsOfDay("d.day")}
+    ) sides (organization_id, partner_id, period, starts, sent, received, leads_sent, leads_received)
+    group by 1, 2, 3, 4 order by 1, 2, 3, 4`);
+  const kept = await rows<Record<string, string>>(sql`
+    select organization_id, partner_id, period, starts::text as starts, clicks_sent::text as clicks_sent,
+      clicks_received::text as clicks_received, leads_sent::text as leads_sent,
+      leads_received::text as leads_received
+    from partner_period_stats
+    where clicks_sent <> 0 or clicks_received <> 0 or leads_sent <> 0 or leads_received <> 0
+    order by 1, 2, 3, 4`);
+  const summedRevenue = await rows<Record<string, string>>(sql`
+    select organization_id, partner_id, period, starts::text as starts, currency, sum(sent)::text as value_sent,
+      sum(received)::text as value_received, sum(conversions_sent)::text as conversions_sent,
+      sum(conversions_received)::text as conversions_received
+    from (
+      select d.source_org_id, d.target_org_id, p.period, p.starts, d.currency, d.value_minor, 0, d.conversions, 0
+      from pair_daily_revenue d, lateral ${periodsOfDay("d.day")}
+      union all
+      select d.target_org_id, d.source_org_id, p.period, p.starts, d.currency, 0, d.value_minor, 0, d.conversions
+      from pair_daily_revenue d, lateral ${periodsOfDay("d.day")}
+    ) sides (organization_id, partner_id, period, starts, currency, sent, received, conversions_sent,
+      conversions_received)
+    group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5`);
+  const keptRevenue = await rows<Record<string, string>>(sql`
+    select organization_id, partner_id, period, starts::text as starts, currency, value_sent::text as value_sent,
+      value_received::text as value_received, conversions_sent::text as conversions_sent,
+      conversions_received::text as conversions_received
+    from partner_period_revenue where conversions_sent <> 0 or conversions_received <> 0
+    order by 1, 2, 3, 4, 5`);
+  return { summed, kept, summedRevenue, keptRevenue };
+}
+
+describe("the period roll-ups", () => {
+  it("follow every insert, upsert, update and delete of the daily ones", async () => {
+    const { db } = database;
+    await db.execute(sql`
+      insert into pair_daily_stats (day, source_org_id, target_org_id, clicks, leads) values
+        ('2026-01-30', 'a', 'b', 3, 1), ('2026-01-31', 'a', 'b', 4, 0), ('2026-02-01', 'a', 'b', 5, 2),
+        ('2026-01-31', 'b', 'a', 7, 0)`);
+    // As the click and conversion stores write: an upsert adding to a day.
+    await db.execute(sql`
+      insert into pair_daily_stats (day, source_org_id, target_org_id, clicks, leads) values
+        ('2026-01-31', 'a', 'b', 10, 0), ('2026-02-02', 'a', 'b', 1, 0)
+      on conflict (day, source_org_id, target_org_id)
+      do update set clicks = pair_daily_stats.clicks + excluded.clicks`);
+    await db.execute(sql`update pair_daily_stats set leads = leads + 3 where day = '2026-02-01'`);
+    // A row moved to another month and pair, and one deleted.
+    await db.execute(
+      sql`update pair_daily_stats set day = '2026-03-05', target_org_id = 'c' where day = '2026-01-30'`,
+    );
+    await db.execute(sql`delete from pair_daily_stats where day = '2026-01-31' and source_org_id = 'b'`);
+    await db.execute(sql`
+      insert into pair_daily_revenue (day, source_org_id, target_org_id, currency, value_minor, conversions) values
+        ('2026-01-31', 'a', 'b', 'USD', 4900, 1), ('2026-02-01', 'a', 'b', 'USD', 100, 1),
+        ('2026-02-01', 'a', 'b', 'EUR', 300, 2)
+      on conflict (day, source_org_id, target_org_id, currency)
+      do update set value_minor = pair_daily_revenue.value_minor + excluded.value_minor,
+        conversions = pair_daily_revenue.conversions + excluded.conversions`);
+    await db.execute(sql`
+      insert into pair_daily_revenue (day, source_org_id, target_org_id, currency, value_minor, conversions)
+      values ('2026-01-31', 'a', 'b', 'USD', 100, 1)
+      on conflict (day, source_org_id, target_org_id, currency)
+      do update set value_minor = pair_daily_revenue.value_minor + excluded.value_minor,
+        conversions = pair_daily_revenue.conversions + excluded.conversions`);
+    await db.execute(sql`update pair_daily_revenue set currency = 'JPY' where currency = 'EUR'`);
+
+    const { summed, kept, summedRevenue, keptRevenue } = await periodsAgainstDays();
+    expect(kept).toEqual(summed);
+    expect(keptRevenue).toEqual(summedRevenue);
+    const months = kept
+      .filter((row) => row.period === "month")
+      .map((row) => [row.organization_id, row.partner_id, row.starts, row.clicks_sent, row.clicks_received]);
+    expect(months).toEqual([
+      ["a", "b", "2026-01-01", "14", "0"],
+      ["a", "b", "2026-02-01", "6", "0"],
+      ["a", "c", "2026-03-01", "3", "0"],
+      ["b", "a", "2026-01-01", "0", "14"],
+      ["b", "a", "2026-02-01", "0", "6"],
+      ["c", "a", "2026-03-01", "0", "3"],
+    ]);
+    const ab = (period: string) =>
+      kept
+        .filter((row) => row.organization_id === "a" && row.partner_id === "b" && row.period === period)
+        .map((row) => [row.starts, row.clicks_sent]);
+    expect(ab("year")).toEqual([["2026-01-01", "20"]]);
+    expect(ab("part")).toEqual([
+      ["2026-01-25", "14"],
+      ["2026-02-01", "6"],
+    ]);
+    expect(
+      kept.find((row) => row.organization_id === "b" && row.period === "month" && row.starts === "2026-02-01")
+        ?.leads_received,
+    ).toBe("5");
+    const revenue = keptRevenue.filter((row) => row.organization_id === "a" && row.period === "month");
+    expect(revenue.map((row) => [row.starts, row.currency, row.value_sent, row.conversions_sent])).toEqual([
+      ["2026-01-01", "USD", "5000", "2"],
+      ["2026-02-01", "JPY", "300", "2"],
+      ["2026-02-01", "USD", "100", "1"],
+    ]);
+  });
+
+  it("counts an organization's clicks on its own links once each way", async () => {
+    await database.db.execute(sql`
+      insert into pair_daily_stats (day, source_org_id, target_org_id, clicks, leads)
+      values ('2026-04-02', 'self', 'self', 2, 1)`);
+    const { summed, kept } = await periodsAgainstDays();
+    expect(kept).toEqual(summed);
+    expect(kept.find((row) => row.organization_id === "self" && row.period === "year")).toMatchObject({
+      clicks_sent: "2",
+      clicks_received: "2",
+    });
+  });
+});
