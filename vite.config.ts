@@ -163,6 +163,9 @@ export default defineConfig(({ mode }) => ({
           environment: "jsdom",
           include: ["src/web/**/*.test.{ts,tsx}"],
           setupFiles: ["src/web/test-setup.ts"],
+          // A wizard walked key by key through jsdom takes about 2 s alone; beside the server
+          // project on two cores it has taken over 5 s, the default.
+          testTimeout: 20_000,
         },
       },
     ],
