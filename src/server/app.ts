@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config";
@@ -74,6 +73,7 @@ import {
   createPerClientLimit,
   DEFAULT_PER_ADDRESS,
 } from "./plugins/rate-limit";
+import { wrapRequestListener } from "./plugins/request-listener";
 import { registerSecurityHeaders } from "./plugins/security-headers";
 import { registerStartGate } from "./plugins/start-gate";
 import { registerWeb } from "./plugins/web";
@@ -174,11 +174,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   let inFlight = 0;
   app.decorate("inFlight", () => inFlight);
   const settled = () => inFlight--;
-  // Counted on the HTTP server itself, beside Fastify's own listener: a hook on every request
+  // Counted on the HTTP server itself, around Fastify's own listener: a hook on every request
   // costs more than the count. `on`, not `once`: a response emits close once.
-  app.server.on("request", (_request: IncomingMessage, response: ServerResponse) => {
+  wrapRequestListener(app.server, (route) => (request, response) => {
     inFlight++;
     response.on("close", settled);
+    route(request, response);
   });
   const lifecycle = new Lifecycle(app.log);
   app.decorate("lifecycle", lifecycle);

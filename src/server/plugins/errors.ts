@@ -1,9 +1,10 @@
-import { type RequestListener, type Server, STATUS_CODES } from "node:http";
+import { type Server, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { describeUnavailable, isDatabaseUnavailable } from "../db/database-unavailable";
 import { AppError, RateLimitedError } from "../errors";
+import { wrapRequestListener } from "./request-listener";
 
 export const UNAVAILABLE_MESSAGE = "The service is temporarily unavailable; try again shortly.";
 
@@ -111,10 +112,7 @@ const NO_HOST_HEADERS = {
  * `{message}`. Each request pays the comparison Node made, and no hook.
  */
 export function answerMissingHost(server: Server) {
-  const [route, ...others] = server.listeners("request") as RequestListener[];
-  if (!route || others.length > 0) throw new Error("answerMissingHost wraps Fastify's listener alone");
-  server.removeListener("request", route);
-  server.on("request", (request, response) => {
+  wrapRequestListener(server, (route) => (request, response) => {
     if (
       request.headers.host !== undefined ||
       request.httpVersionMinor !== 1 ||

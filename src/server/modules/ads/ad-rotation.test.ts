@@ -44,6 +44,22 @@ describe("pickWeighted", () => {
     }
   });
 
+  it("draws one ad as the first draw of a longer pick, from the same random numbers", () => {
+    const partners = [
+      partner("a", 4, ["a1", "a2", "a3"]),
+      partner("b", 0.25, ["b1"]),
+      partner("c", 1, ["c1", "c2"]),
+    ];
+    for (let seed = 1; seed <= 500; seed++) {
+      expect(pickWeighted(partners, 1, seededRandom(seed))).toEqual(
+        pickWeighted(partners, 2, seededRandom(seed)).slice(0, 1),
+      );
+    }
+    // The point may land at the very end of the total: the last partner then.
+    expect(pickWeighted(partners, 1, () => 0.999_999_999_999)).toEqual(["c2"]);
+    expect(pickWeighted([], 1, Math.random)).toEqual([]);
+  });
+
   it("groups ads by advertiser, weighing an unknown partner 1", () => {
     const rotation = rotationOf(
       [

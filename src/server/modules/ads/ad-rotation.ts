@@ -56,6 +56,7 @@ export function pickWeighted<T>(
   limit: number,
   random = Math.random,
 ): T[] {
+  if (limit === 1) return pickOne(partners, random);
   const left = new Map(partners.map((partner) => [partner, [...partner.ads]]));
   const picked: T[] = [];
   let round = partners.filter((partner) => partner.ads.length > 0);
@@ -77,4 +78,24 @@ export function pickWeighted<T>(
     if (round.length === 0) round = partners.filter((candidate) => (left.get(candidate)?.length ?? 0) > 0);
   }
   return picked;
+}
+
+/**
+ * The first draw of pickWeighted, the same two random numbers used the same way, without the
+ * copies a round needs: the Ads API's default (`limit` 1) on every request.
+ */
+function pickOne<T>(partners: readonly RotationPartner<T>[], random: () => number): T[] {
+  let total = 0;
+  for (const partner of partners) if (partner.ads.length > 0) total += partner.weight;
+  if (total === 0) return [];
+  let point = random() * total;
+  let chosen: RotationPartner<T> | undefined;
+  for (const partner of partners) {
+    if (partner.ads.length === 0) continue;
+    chosen = partner;
+    point -= partner.weight;
+    if (point < 0) break;
+  }
+  const ads = (chosen as RotationPartner<T>).ads;
+  return [ads[Math.floor(random() * ads.length)] as T];
 }

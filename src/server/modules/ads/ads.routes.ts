@@ -5,6 +5,7 @@ import { notFound } from "../../errors";
 import { requireApiKey } from "../../plugins/auth";
 import { API_TAGS } from "../../plugins/openapi";
 import { contentResponse, errorResponse, textBody } from "../../plugins/openapi-responses";
+import type { ServedAd } from "./ads.service";
 import { ADS_CACHE_CONTROL, adsAnswer } from "./ads-answer";
 import { createAdsQueryValidator } from "./ads-query";
 
@@ -42,18 +43,31 @@ export async function adsRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request, reply) => {
+    // Not async: a cached answer is sent within the handler, with no promise to settle after it.
+    (request, reply) => {
       const { organizationId } = requireApiKey(request);
       const { format, limit, includeSuggestions, template } = request.query;
-      const ads = await app.ads.pickAds(organizationId, {
+      const send = (ads: readonly ServedAd[]) => {
+        if (ads.length === 0)
+          throw notFound(
+            "No ads found: you have no active complementary relationships with active collateral",
+          );
+        const { type, body } = adsAnswer(ads, { format, template });
+        (reply as FastifyReply)
+          .header("Cache-Control", ADS_CACHE_CONTROL)
+          .type(type)
+          .serializer(String)
+          .send(body);
+      };
+      const ads = app.ads.pickAds(organizationId, {
         limit,
         includeSuggestions: includeSuggestions === "true",
       });
-      if (ads.length === 0)
-        throw notFound("No ads found: you have no active complementary relationships with active collateral");
-      reply.header("Cache-Control", ADS_CACHE_CONTROL);
-      const { type, body } = adsAnswer(ads, { format, template });
-      return (reply as FastifyReply).type(type).serializer(String).send(body);
+      if (Array.isArray(ads)) {
+        send(ads);
+        return;
+      }
+      return ads.then(send);
     },
   );
 }

@@ -182,16 +182,28 @@ export function createAdsService(deps: {
     return cachedAd.served;
   }
 
+  function pickFrom(organizationId: string, partners: EligibleSet, limit: number) {
+    const picked = pickWeighted(partners, limit, random);
+    const served: ServedAd[] = [];
+    for (const ad of picked) {
+      if (!ad.served) return Promise.all(picked.map((each) => each.served ?? serve(organizationId, each)));
+      served.push(ad.served);
+    }
+    return served;
+  }
+
   return {
-    async pickAds(
+    /**
+     * The ads, at once when the eligible set is cached and each picked ad has been served from it
+     * before (the common case: no promise, no turn of the event loop); otherwise a promise.
+     */
+    pickAds(
       organizationId: string,
       options: { limit: number; includeSuggestions: boolean },
-    ): Promise<ServedAd[]> {
-      const partners = await eligibleAds(organizationId, options.includeSuggestions);
-      const picked = pickWeighted(partners, options.limit, random);
-      // Once an ad has been served from this cached set, no await is needed for it again.
-      if (picked.every((ad) => ad.served)) return picked.map((ad) => ad.served as ServedAd);
-      return Promise.all(picked.map((ad) => ad.served ?? serve(organizationId, ad)));
+    ): ServedAd[] | Promise<ServedAd[]> {
+      const partners = eligibleAds(organizationId, options.includeSuggestions);
+      if (Array.isArray(partners)) return pickFrom(organizationId, partners, options.limit);
+      return partners.then((loaded) => pickFrom(organizationId, loaded, options.limit));
     },
   };
 }
