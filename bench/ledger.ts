@@ -326,6 +326,8 @@ export async function benchLedger(database: "PostgreSQL", serverUrl: string) {
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
-    await scratch.drop();
+    // BENCH_KEEP_DATABASE=1 leaves the seeded database for EXPLAIN; its URL is printed.
+    if (process.env.BENCH_KEEP_DATABASE === "1") console.log(`${database}: kept ${scratch.url}`);
+    else await scratch.drop();
   }
 }
