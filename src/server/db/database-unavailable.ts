@@ -4,6 +4,7 @@
  * (lifecycle/lifecycle.ts): retrying later can succeed, and nothing about the request is at fault.
  */
 import { CommitGivenUpError } from "../lib/group-commit";
+import { anyCause, type ErrorLike } from "./error-causes";
 
 /** Node's socket errors while connecting to, or talking with, the server. */
 const NETWORK_CODES = new Set([
@@ -36,8 +37,6 @@ const DRIVER_MESSAGES = [
   /^Query read timeout$/,
 ];
 
-type ErrorLike = { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-
 function isUnavailableItself(error: ErrorLike): boolean {
   if (error instanceof CommitGivenUpError) return true;
   const code = typeof error.code === "string" ? error.code : "";
@@ -48,23 +47,9 @@ function isUnavailableItself(error: ErrorLike): boolean {
   return DRIVER_MESSAGES.some((pattern) => pattern.test(message));
 }
 
-/**
- * Walks the error's causes (Drizzle wraps the driver's error in `cause`) and the attempts of an
- * AggregateError (Node tries each address of `localhost` in turn).
- */
+/** The error, or anything it wraps (error-causes.ts). */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  const pending: unknown[] = [error];
-  while (pending.length > 0) {
-    const current = pending.pop();
-    if (typeof current !== "object" || current === null || seen.has(current)) continue;
-    seen.add(current);
-    const candidate = current as ErrorLike;
-    if (isUnavailableItself(candidate)) return true;
-    pending.push(candidate.cause);
-    if (Array.isArray(candidate.errors)) pending.push(...candidate.errors);
-  }
-  return false;
+  return anyCause(error, isUnavailableItself);
 }
 
 /** The innermost reason, short, for a warning without a stack ("ECONNREFUSED: connect …"). */

@@ -2,6 +2,7 @@ import { type Server, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { isConcurrencyRollback } from "../db/concurrency-rollback";
 import { describeUnavailable, isDatabaseUnavailable } from "../db/database-unavailable";
 import { AppError, RateLimitedError } from "../errors";
 import { wrapRequestListener } from "./request-listener";
@@ -48,6 +49,15 @@ export function registerErrorHandling(app: FastifyInstance) {
     // retry can succeed. One line per request, without a stack: an outage makes thousands.
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ reason: describeUnavailable(error) }, "database unavailable: answered 503");
+      return reply.code(503).header("Retry-After", "1").send({ message: UNAVAILABLE_MESSAGE });
+    }
+    // PostgreSQL undid the statement for a concurrent transaction (a deadlock's victim) after any
+    // retry of its own: nothing was written, and the request may be sent again.
+    if (isConcurrencyRollback(error)) {
+      request.log.warn(
+        { reason: describeUnavailable(error) },
+        "rolled back for a concurrent transaction: answered 503",
+      );
       return reply.code(503).header("Retry-After", "1").send({ message: UNAVAILABLE_MESSAGE });
     }
     request.log.error({ err: error }, "unhandled error");

@@ -100,7 +100,8 @@ export async function storeConversions(
       select id, click_id, type, value_minor, currency, customer_id, event_id, true,
         metadata, source_org_id, target_org_id, created_at
       from resolved
-      -- Concurrent batches of the same lead wait for each other in one order: never a deadlock.
+      -- Concurrent batches of the same lead wait for each other in one order. Batches whose leads
+      -- share event ids can still deadlock across the two unique indexes: the victim runs again.
       order by click_id, type, ord
       on conflict do nothing
       returning id, click_id, type, customer_id, event_id, is_lead, value_minor, currency, source_org_id, target_org_id, created_at

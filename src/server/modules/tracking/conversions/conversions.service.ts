@@ -4,6 +4,7 @@ import type { ConversionType } from "@shared/tracking";
 import { and, eq } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../../db/client";
+import { retryingRollbacks } from "../../../db/concurrency-rollback";
 import { conversions, customerBindings } from "../../../db/schema";
 import { badRequest, notFound } from "../../../errors";
 import { type CommittedBatch, createGroupCommit, type Refusal } from "../../../lib/group-commit";
@@ -120,7 +121,9 @@ export function createConversionRecorder(deps: {
 }) {
   const known = new LRUCache<string, ConversionResult>({ max: 100_000, ttl: 60 * 60_000 });
   const batches = createGroupCommit<IncomingConversion, StoreOutcome>({
-    write: (rows) => storeConversions(deps.db, rows),
+    // Two batches (or a batch and a webhook's transaction) sharing event ids may deadlock; the
+    // victim's statement wrote nothing and runs again.
+    write: (rows) => retryingRollbacks(() => storeConversions(deps.db, rows)),
     onCommit: deps.onCommit,
     onRefusal: deps.onRefusal,
   });

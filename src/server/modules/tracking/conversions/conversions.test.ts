@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../../db/client";
+import { type Database, rowsOf } from "../../../db/client";
 import { conversions, pairDailyRevenue, pairDailyStats } from "../../../db/schema";
 import { openTestDatabase } from "../../../testing/database";
 import { createClickIds } from "../clicks/click-id";
@@ -234,5 +235,63 @@ describe("conversions", () => {
       });
     }
     expect(await rowsOf()).toHaveLength(0);
+  });
+});
+
+// A deadlock needs two connections: PGlite has one.
+describe.skipIf(!process.env.TEST_DATABASE_URL)("a batch in a deadlock", () => {
+  const waitingOnLocks = async () => {
+    const result = await database.db.execute(
+      sql`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    return rowsOf<{ n: number }>(result)[0]?.n ?? 0;
+  };
+
+  it("runs again when PostgreSQL makes it the victim, and answers what the other transaction stored", async () => {
+    const { recorder, source, target, click } = setUp();
+    // The batch inserts its leads in click id order: the first takes e1, the second waits for e2.
+    const [first, second] = [click(), click()].sort();
+    const other = (clickId: string, eventId: string) => ({
+      id: randomUUID(),
+      clickId,
+      type: "purchase" as const,
+      eventId,
+      isLead: false,
+      sourceOrgId: source,
+      targetOrgId: target,
+    });
+    const [e1, e2] = [other(click(), "evt_deadlock_1"), other(click(), "evt_deadlock_2")];
+    let batch: Promise<unknown[]> | undefined;
+    await database.db.transaction(async (tx) => {
+      // This side waits long before looking for a deadlock: the batch is the one to find it.
+      await tx.execute(sql`set local deadlock_timeout = '30s'`);
+      await tx.insert(conversions).values(e2);
+      batch = Promise.all([
+        recorder.record({
+          organizationId: target,
+          clickId: first as string,
+          type: "purchase",
+          eventId: e1.eventId,
+        }),
+        recorder.record({
+          organizationId: target,
+          clickId: second as string,
+          type: "purchase",
+          eventId: e2.eventId,
+        }),
+      ]);
+      const deadline = Date.now() + 10_000;
+      while ((await waitingOnLocks()) === 0) {
+        if (Date.now() > deadline) throw new Error("the batch never waited for e2");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // Waits for the batch's e1 until PostgreSQL ends the batch's attempt as the deadlock's victim.
+      await tx.insert(conversions).values(e1);
+    });
+    expect(await batch).toEqual([
+      { id: e1.id, duplicate: true },
+      { id: e2.id, duplicate: true },
+    ]);
   });
 });
