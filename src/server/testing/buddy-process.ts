@@ -61,6 +61,18 @@ export type BuddyOptions = {
   stdio?: "inherit" | "capture";
 };
 
+/** The last few hundred lines a piped child process wrote, both streams, to print when a test fails. */
+export function recentOutput(child: ChildProcess): () => string {
+  let lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    lines.push(...chunk.toString().split("\n").filter(Boolean));
+    if (lines.length > 400) lines = lines.slice(-200);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  return () => lines.join("\n");
+}
+
 /** Resolves once the server answers its API; throws if it exits or takes over 60 s. */
 export async function startBuddy(options: BuddyOptions = {}): Promise<BuddyProcess> {
   const port = options.port ?? (await freePort());
@@ -95,15 +107,8 @@ export async function startBuddy(options: BuddyOptions = {}): Promise<BuddyProce
       stdio: ["ignore", capture ? "pipe" : "inherit", capture ? "pipe" : "inherit"],
     },
   );
-  let lines: string[] = [];
-  const keep = (chunk: Buffer) => {
-    lines.push(...chunk.toString().split("\n").filter(Boolean));
-    if (lines.length > 400) lines = lines.slice(-200);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
+  const output = recentOutput(child);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const output = () => lines.join("\n");
 
   const deadline = Date.now() + 60_000;
   for (;;) {

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { freePort } from "./buddy-process";
+import { freePort, recentOutput } from "./buddy-process";
 
 const require = createRequire(import.meta.url);
 const PRISM_CLI = path.join(
@@ -62,15 +62,8 @@ export async function startPrismProxy(options: {
     { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH, NO_COLOR: "1" } },
   );
   running.add(child);
-  let lines: string[] = [];
-  const keep = (chunk: Buffer) => {
-    lines.push(...chunk.toString().split("\n").filter(Boolean));
-    if (lines.length > 400) lines = lines.slice(-200);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
+  const output = recentOutput(child);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const output = () => lines.join("\n");
 
   const proxy: PrismProxy = {
     origin,
