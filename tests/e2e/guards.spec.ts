@@ -35,6 +35,26 @@ test("a token with no user is cleared and the user sent to /auth", async ({ page
   expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
 });
 
+test("a token whose user cannot be fetched is dropped, with one 'Failed to fetch user'", async ({
+  page,
+  request,
+  consoleErrors,
+}) => {
+  consoleErrors.allowFailedRequest(502, "/api/me");
+  const account = await createVerifiedAccount(request, "me-502");
+  let meCalls = 0;
+  await page.route("**/api/me", (route) => {
+    meCalls += 1;
+    return route.fulfill({ status: 502, body: "" });
+  });
+  await storeToken(page, account.token);
+  await page.goto("/setup");
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByText("Failed to fetch user")).toHaveCount(1);
+  expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+  expect(meCalls).toBe(1);
+});
+
 test("a signed-in user who has not finished onboarding is sent to /setup and kept off /auth", async ({
   page,
   request,

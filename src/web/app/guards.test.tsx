@@ -70,12 +70,16 @@ describe("route guards (SPEC §2)", () => {
 
   it("drops a token whose user cannot be resolved (SPEC §2), with 'Failed to fetch user'", async () => {
     setToken("token");
-    stubFetch({ "GET /api/me": new Response("", { status: 502, statusText: "Bad Gateway" }) });
+    const fetchMock = stubFetch({
+      "GET /api/me": new Response("", { status: 502, statusText: "Bad Gateway" }),
+    });
     const { router } = renderApp("/dashboard");
 
     await expectPath(router, "/auth");
     expect(getToken()).toBeNull();
-    expect(await screen.findByText("Failed to fetch user")).toBeInTheDocument();
+    // Asked once and told once, StrictMode's re-run effects included.
+    expect(await screen.findAllByText("Failed to fetch user")).toHaveLength(1);
+    expect(fetchCalls(fetchMock)).toEqual(["GET /api/me"]);
   });
 
   it("keeps the current-user query off on the public screens", async () => {

@@ -1,8 +1,7 @@
-import { useEffect } from "react";
 import { Navigate, Outlet } from "react-router";
 import { PageLoader } from "@/components/layout/page-loader";
 import { paths } from "@/lib/paths";
-import { clearSession, getToken, hasFinishedOnboarding, useCurrentUser } from "@/lib/session";
+import { getToken, hasFinishedOnboarding, useCurrentUser } from "@/lib/session";
 
 /**
  * SPEC §2: a signed-in user is redirected away from /auth. The current-user query is off on
@@ -14,17 +13,12 @@ export function RedirectSignedIn() {
 }
 
 /**
- * SPEC §2 for every signed-in screen: no token → /auth; a token with no resolved user → token
- * cleared, /auth; then /setup and /dashboard each admit only their side of onboarding.
+ * SPEC §2 for every signed-in screen: no token → /auth (a token with no resolved user is cleared
+ * where the user's fetch fails, lib/session.ts); then /setup and /dashboard each admit only their
+ * side of onboarding.
  */
 function SessionGuard({ onboarded }: { onboarded: boolean }) {
-  const { token, user, isPending } = useCurrentUser();
-  const unresolved = token !== null && !isPending && user === null;
-
-  useEffect(() => {
-    // Clearing re-renders this guard with no token, which sends the user to /auth.
-    if (unresolved) clearSession();
-  }, [unresolved]);
+  const { token, user } = useCurrentUser();
 
   if (token === null) return <Navigate to={paths.auth} replace />;
   if (user === null) return <PageLoader />;

@@ -37,6 +37,10 @@ async function fetchCurrentUser(): Promise<MeResponse | null> {
     const fallback =
       error instanceof ApiError && error.clearsToken ? "Authentication failed" : "Failed to fetch user";
     toast.error(errorMessage(error, fallback));
+    // SPEC §2: a token with no resolved user is dropped here, as soon as that is known. Dropped
+    // later by a guard's effect, a re-run of that effect (StrictMode) found the query's options
+    // still enabled after the cache was cleared, and fetched (and failed, and told) a second time.
+    if (getToken() !== null) clearSession();
     return null;
   }
 }
@@ -72,7 +76,7 @@ export function useCurrentUser() {
   const { pathname } = useLocation();
   const enabled = token !== null && !isPublicPath(pathname);
   const query = useQuery({ ...currentUserQuery(), enabled });
-  return { token, user: query.data?.user ?? null, isPending: enabled && query.isPending };
+  return { token, user: query.data?.user ?? null };
 }
 
 /** Login and e-mail verification: keep the session, cache its user, go home (SPEC §4). */
