@@ -1,5 +1,6 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
+import { toast } from "sonner";
 import { afterEach, vi } from "vitest";
 import { queryClient } from "@/lib/query-client";
 
@@ -9,6 +10,9 @@ configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
+  // Sonner keeps its notices in one module-wide store and shows the active ones to the next
+  // toaster mounted: a test's notices would otherwise appear in the next test's screen.
+  toast.dismiss();
   // The app keeps one cache and one storage; every test starts signed out with both empty.
   queryClient.clear();
   localStorage.clear();

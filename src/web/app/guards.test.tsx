@@ -82,6 +82,30 @@ describe("route guards (SPEC §2)", () => {
     expect(fetchCalls(fetchMock)).toEqual(["GET /api/me"]);
   });
 
+  it("asks again about a token stored while the last one failed, and keeps it", async () => {
+    setToken("old-token");
+    let answerOld: (response: Response) => void = () => {};
+    const fetchMock = stubFetch({
+      "GET /api/me": (init) =>
+        new Headers(init.headers).get("Authorization") === "Bearer old-token"
+          ? new Promise<Response>((resolve) => {
+              answerOld = resolve;
+            })
+          : jsonResponse(200, { user: makeUser() }),
+    });
+    const { router } = renderApp("/dashboard");
+
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    setToken("newer-token"); // a sign-in in another tab
+    answerOld(new Response("", { status: 502, statusText: "Bad Gateway" }));
+
+    expect(await screen.findByRole("heading", { name: "Overview" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/dashboard");
+    expect(getToken()).toBe("newer-token");
+    expect(screen.queryByText("Failed to fetch user")).toBeNull();
+    expect(fetchCalls(fetchMock).filter((call) => call === "GET /api/me")).toHaveLength(2);
+  });
+
   it("keeps the current-user query off on the public screens", async () => {
     const fetchMock = stubFetch({});
     setToken("token");

@@ -30,9 +30,13 @@ function homePathFor(user: User): string {
 }
 
 async function fetchCurrentUser(): Promise<MeResponse | null> {
+  const token = getToken();
   try {
     return await apiRequest<MeResponse>(CURRENT_USER_KEY[0]);
   } catch (error) {
+    // A token stored while this one was asked about (a sign-in in another tab): ask about that one.
+    const current = getToken();
+    if (current !== null && current !== token) return fetchCurrentUser();
     // SPEC §4/§8: every failure is caught as a null user; a dead token is already gone (api-client).
     const fallback =
       error instanceof ApiError && error.clearsToken ? "Authentication failed" : "Failed to fetch user";
@@ -40,7 +44,7 @@ async function fetchCurrentUser(): Promise<MeResponse | null> {
     // SPEC §2: a token with no resolved user is dropped here, as soon as that is known. Dropped
     // later by a guard's effect, a re-run of that effect (StrictMode) found the query's options
     // still enabled after the cache was cleared, and fetched (and failed, and told) a second time.
-    if (getToken() !== null) clearSession();
+    if (current !== null) clearSession();
     return null;
   }
 }
