@@ -45,19 +45,17 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (typeof status === "number" && status >= 400 && status < 500) {
       return reply.code(status).send({ message: clientErrorMessage(error as FastifyError, status) });
     }
-    // The database is down or restarting: nothing is wrong with the request or the code, and a
-    // retry can succeed. One line per request, without a stack: an outage makes thousands.
-    if (isDatabaseUnavailable(error)) {
-      request.log.warn({ reason: describeUnavailable(error) }, "database unavailable: answered 503");
-      return reply.code(503).header("Retry-After", "1").send({ message: UNAVAILABLE_MESSAGE });
-    }
-    // PostgreSQL undid the statement for a concurrent transaction (a deadlock's victim) after any
-    // retry of its own: nothing was written, and the request may be sent again.
-    if (isConcurrencyRollback(error)) {
-      request.log.warn(
-        { reason: describeUnavailable(error) },
-        "rolled back for a concurrent transaction: answered 503",
-      );
+    // The database is down or restarting, or PostgreSQL undid the statement for a concurrent
+    // transaction (a deadlock's victim, after any retry of its own): nothing is wrong with the
+    // request or the code, and a retry can succeed. One line per request, without a stack: an
+    // outage makes thousands.
+    const retryable = isDatabaseUnavailable(error)
+      ? "database unavailable"
+      : isConcurrencyRollback(error)
+        ? "rolled back for a concurrent transaction"
+        : null;
+    if (retryable) {
+      request.log.warn({ reason: describeUnavailable(error) }, `${retryable}: answered 503`);
       return reply.code(503).header("Retry-After", "1").send({ message: UNAVAILABLE_MESSAGE });
     }
     request.log.error({ err: error }, "unhandled error");
