@@ -39,6 +39,7 @@ import { seedCatalogOrganizations } from "./modules/organizations/catalog-seed";
 import { logosRoutes } from "./modules/organizations/logos.routes";
 import { organizationsRoutes } from "./modules/organizations/organizations.routes";
 import { relationshipsRoutes } from "./modules/relationships/relationships.routes";
+import { securityLogRoutes } from "./modules/security-log/security-log.routes";
 import { suggestionsRoutes } from "./modules/suggestions/suggestions.routes";
 import { teamRoutes } from "./modules/team/team.routes";
 import { acceptInvitationToken } from "./modules/team/team-invitations";
@@ -348,6 +349,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(exportsRoutes);
   await app.register(webhooksRoutes);
   await app.register(notificationsRoutes);
+  await app.register(securityLogRoutes);
   await app.register(redirectRoutes);
   await app.register(dashboardFiguresRoutes);
   await app.register(conversionsRoutes);

@@ -18,6 +18,7 @@ import { COLLATERAL_STATUSES, COLLATERAL_TYPES } from "../../shared/collateral";
 import { DOMAIN_PROOF_METHODS } from "../../shared/domain-verification";
 import type { OnboardingInput } from "../../shared/onboarding";
 import { RELATIONSHIP_STATUSES, RELATIONSHIP_TYPES } from "../../shared/relationships";
+import { SECURITY_LOG_ACTIONS } from "../../shared/security-log";
 import { CONVERSION_TYPES } from "../../shared/tracking";
 import { generateToken } from "../lib/tokens";
 
@@ -43,7 +44,11 @@ export const users = pgTable("users", {
   id: id(),
   /** Stored trimmed and lower-cased: one account per address. */
   email: text().notNull().unique(),
-  passwordHash: text().notNull(),
+  /**
+   * Null until a password is usable: an unverified sign-up's password waits on its verification
+   * token, and a verification without the sign-up's secret voids it (CONTRACT §3).
+   */
+  passwordHash: text(),
   emailVerifiedAt: time(),
   createdAt: createdAt(),
   updatedAt: createdAt(),
@@ -77,8 +82,35 @@ export const oneTimeTokens = pgTable(
     createdAt: createdAt(),
     expiresAt: time().notNull(),
     usedAt: time(),
+    /** A sign-up's chosen password, usable only once this token is verified with its secret. */
+    passwordHash: text(),
+    /** SHA-256 of the `signupSecret` the sign-up answered to the browser that chose the password. */
+    signupSecretHash: text(),
   },
   (t) => [index().on(t.userId, t.purpose)],
+);
+
+/**
+ * Who did what to an account or an organization, and from where (CONTRACT §3): kept 180 days,
+ * read by the organization's admins. The actor's e-mail is copied so an entry outlives its user.
+ */
+export const securityLog = pgTable(
+  "security_log",
+  {
+    id: id(),
+    organizationId: text().references(() => organizations.id, { onDelete: "cascade" }),
+    actorUserId: text().references(() => users.id, { onDelete: "set null" }),
+    actorEmail: text(),
+    action: text({ enum: SECURITY_LOG_ACTIONS }).notNull(),
+    /** What the action was about, in words: a key's name, an endpoint's URL, an invitee's address. */
+    target: text(),
+    ipAddress: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("security_log_organization_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),
+    index("security_log_created_idx").on(t.createdAt),
+  ],
 );
 
 // ── Organizations ───────────────────────────────────────────────────────────

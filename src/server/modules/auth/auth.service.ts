@@ -92,7 +92,7 @@ export async function logIn(
 ): Promise<{ token: string; user: User }> {
   const email = normalizeEmail(input.email);
   const [row] = await deps.db.select().from(users).where(eq(users.email, email)).limit(1);
-  const valid = row
+  const valid = row?.passwordHash
     ? await verifyPassword(row.passwordHash, input.password)
     : await verifyAgainstDummy(input.password);
   if (!row || !valid) throw unauthorized(AUTH_MESSAGES.invalidCredentials);

@@ -1,0 +1,109 @@
+import type { SecurityLogAction, SecurityLogEntry, SecurityLogResponse } from "@shared/security-log";
+import { SECURITY_LOG_PAGE_SIZE, SECURITY_LOG_RETENTION_DAYS } from "@shared/security-log";
+import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../db/client";
+import { deleteInChunks } from "../../db/delete-in-chunks";
+import { memberships, securityLog, users } from "../../db/schema";
+import { badRequest } from "../../errors";
+
+/** Who acted, and from where: the signed-in user and the request's client address. */
+export type SecurityActor = { userId: string | null; ipAddress: string | null };
+
+export type SecurityEvent = {
+  action: SecurityLogAction;
+  /**
+   * The organization whose admins see the entry; omitted, the actor's active organization at the
+   * moment (a sign-in, a password reset).
+   */
+  organizationId?: string | null;
+  /** What it was about, in words: a key's name, an endpoint's URL, an invitee's address. */
+  target?: string | null;
+};
+
+/**
+ * Writes one entry, in the caller's transaction when it has one, so an entry exists exactly when
+ * what it describes happened. The actor's e-mail and organization are read in the same statement.
+ */
+export async function recordSecurityEvent(db: DbOrTx, actor: SecurityActor, event: SecurityEvent) {
+  const actorEmail = actor.userId
+    ? sql`(select ${users.email} from ${users} where ${users.id} = ${actor.userId})`
+    : null;
+  const organizationId =
+    event.organizationId !== undefined
+      ? event.organizationId
+      : actor.userId
+        ? sql`(select ${memberships.organizationId} from ${memberships}
+              where ${memberships.userId} = ${actor.userId} and ${memberships.status} = 'active')`
+        : null;
+  await db.insert(securityLog).values({
+    organizationId,
+    actorUserId: actor.userId,
+    actorEmail,
+    action: event.action,
+    target: event.target?.slice(0, 500) ?? null,
+    ipAddress: actor.ipAddress,
+  });
+}
+
+/** Cursor of a page: the last entry's time and id, so entries written meanwhile shift nothing. */
+function encodeCursor(entry: { createdAt: Date; id: string }) {
+  return Buffer.from(JSON.stringify([entry.createdAt.toISOString(), entry.id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    const createdAt = new Date(String(at));
+    if (typeof id !== "string" || Number.isNaN(createdAt.getTime())) throw new Error("bad cursor");
+    return { createdAt, id };
+  } catch {
+    throw badRequest("Invalid cursor");
+  }
+}
+
+/** CONTRACT §3: an organization's entries, newest first, a page at a time, within 180 days. */
+export async function listSecurityLog(
+  db: Db,
+  organizationId: string,
+  options: { before?: string | undefined; limit?: number | undefined } = {},
+): Promise<SecurityLogResponse> {
+  const limit = options.limit ?? SECURITY_LOG_PAGE_SIZE;
+  const cursor = options.before ? decodeCursor(options.before) : null;
+  const rows = await db
+    .select({
+      id: securityLog.id,
+      action: securityLog.action,
+      actorEmail: securityLog.actorEmail,
+      target: securityLog.target,
+      ipAddress: securityLog.ipAddress,
+      createdAt: securityLog.createdAt,
+    })
+    .from(securityLog)
+    .where(
+      and(
+        eq(securityLog.organizationId, organizationId),
+        sql`${securityLog.createdAt} > now() - make_interval(days => ${SECURITY_LOG_RETENTION_DAYS})`,
+        cursor
+          ? or(
+              lt(securityLog.createdAt, cursor.createdAt),
+              and(eq(securityLog.createdAt, cursor.createdAt), lt(securityLog.id, cursor.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(securityLog.createdAt), desc(securityLog.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const entries: SecurityLogEntry[] = page.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+  return { entries, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+/** Entries older than the retention, deleted a chunk at a time. */
+export async function purgeSecurityLog(db: Db): Promise<number> {
+  return deleteInChunks(
+    db,
+    sql`select id from security_log where created_at < now() - make_interval(days => ${SECURITY_LOG_RETENTION_DAYS})`,
+    sql`security_log`,
+  );
+}
