@@ -115,7 +115,12 @@ export const tokenSchema = textRule("Token", { error: "Token is required", trim:
   z.maxLength(TOKEN_MAX_LENGTH, { error: "Invalid token" }),
 );
 
-export const verifyEmailSchema = z.object({ token: tokenSchema });
+/** CONTRACT §3: answered by a sign-up, kept by the browser that chose the password. */
+export const signupSecretSchema = textRule("signupSecret", { trim: false }).check(
+  z.maxLength(TOKEN_MAX_LENGTH, { error: "Invalid signupSecret" }),
+);
+
+export const verifyEmailSchema = z.object({ token: tokenSchema, signupSecret: z.optional(signupSecretSchema) });
 export type VerifyEmailInput = z.infer<typeof verifyEmailSchema>;
 
 export const forgotPasswordSchema = z.object({ email: emailSchema });

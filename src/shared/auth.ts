@@ -35,5 +35,16 @@ export const sessionResponseSchema = z.object({
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
+/** A sign-up's answer: `signupSecret` goes back with the verification from this browser. */
+export const signupResponseSchema = z.object({ message: z.string(), signupSecret: z.string() });
+export type SignupResponse = z.infer<typeof signupResponseSchema>;
+
+/**
+ * A verification's answer: a session, and when the verifier did not prove they chose the
+ * sign-up's password, a reset token to choose one with (`/api/reset-password`).
+ */
+export const verifyEmailResponseSchema = sessionResponseSchema.extend({ setPasswordToken: z.string().nullable() });
+export type VerifyEmailResponse = z.infer<typeof verifyEmailResponseSchema>;
+
 export const meResponseSchema = z.object({ user: userSchema });
 export type MeResponse = z.infer<typeof meResponseSchema>;

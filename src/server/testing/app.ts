@@ -127,7 +127,7 @@ export async function signUp(t: TestApp, email: string, password = STRONG_PASSWO
 /** Signs up, follows the verification mail's link and returns the session token and user. */
 export async function signUpVerified(t: TestApp, email: string, password = STRONG_PASSWORD) {
   const before = t.mail.messages.length;
-  await signUp(t, email, password);
+  const { signupSecret } = (await signUp(t, email, password)).json() as { signupSecret: string };
   const mail = await t.mail.waitFor(
     (m) =>
       m.to === email.toLowerCase() &&
@@ -135,7 +135,11 @@ export async function signUpVerified(t: TestApp, email: string, password = STRON
       m.text.includes("/verify-email?token="),
   );
   const token = tokenFrom(mail, `${TEST_PUBLIC_URL}/verify-email`);
-  const response = await t.app.inject({ method: "POST", url: "/api/verify-email", payload: { token } });
+  const response = await t.app.inject({
+    method: "POST",
+    url: "/api/verify-email",
+    payload: { token, signupSecret },
+  });
   expect(response.statusCode).toBe(200);
   return response.json() as { token: string; user: { id: string; email: string } };
 }

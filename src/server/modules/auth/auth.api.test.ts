@@ -34,13 +34,23 @@ describe("sign-up", () => {
       mode: "signup",
     });
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toEqual({ message: AUTH_MESSAGES.registered });
+    expect(response.json()).toEqual({
+      message: AUTH_MESSAGES.registered,
+      signupSecret: expect.stringMatching(/^[\w-]{43}$/),
+    });
     const mail = await t.mail.waitFor((m) => m.to === "ada@example.com");
     expect(mail.text).toContain(`${TEST_PUBLIC_URL}/verify-email?token=`);
     expect(mail.html).toContain(`${TEST_PUBLIC_URL}/verify-email?token=`);
     const [row] = await t.database.db.select().from(users).where(eq(users.email, "ada@example.com"));
     expect(row?.emailVerifiedAt).toBeNull();
-    expect(row?.passwordHash).toMatch(/^\$argon2id\$/);
+    // The password waits on the sign-up's verification token, never on the account itself.
+    expect(row?.passwordHash).toBeNull();
+    const [pending] = await t.database.db
+      .select()
+      .from(oneTimeTokens)
+      .where(eq(oneTimeTokens.userId, row?.id ?? ""));
+    expect(pending?.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(pending?.signupSecretHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("answers a duplicate sign-up exactly like a new one and makes no second account", async () => {
@@ -51,7 +61,8 @@ describe("sign-up", () => {
       mode: "signup",
     });
     expect(again.statusCode).toBe(201);
-    expect(again.json()).toEqual({ message: AUTH_MESSAGES.registered });
+    // Answered alike, a secret included, though nothing was stored for it.
+    expect(again.json()).toEqual({ message: AUTH_MESSAGES.registered, signupSecret: expect.any(String) });
     const [{ value }] = (await t.database.db
       .select({ value: count() })
       .from(users)

@@ -6,6 +6,8 @@ import {
   messageResponseSchema,
   resetPasswordSchema,
   sessionResponseSchema,
+  signupResponseSchema,
+  verifyEmailResponseSchema,
   verifyEmailSchema,
 } from "@shared/auth";
 import { errorBodySchema } from "@shared/http";
@@ -47,20 +49,22 @@ export async function authRoutes(app: FastifyInstance, options: { acceptInvitati
       compress: false,
       schema: {
         body: authRequestSchema,
-        response: { 200: sessionResponseSchema, 201: messageResponseSchema, ...errors },
+        response: { 200: sessionResponseSchema, 201: signupResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
       const body = request.body;
       if (body.mode === "signup") {
         await limit("signup", body.email)(request);
-        const { invited } = await signUp(deps, body);
+        const { invited, signupSecret } = await signUp(deps, body);
         const message = invited ? AUTH_MESSAGES.registeredInvited : AUTH_MESSAGES.registered;
-        return reply.code(201).send({ message });
+        return reply.code(201).send({ message, signupSecret });
       }
       // Per address, only failures count, and mostly the failing client's own (login-limiter.ts).
       await limit("login")(request);
-      const session = await app.loginLimiter.attempt(body.email, request.ip, () => logIn(deps, body));
+      const session = await app.loginLimiter.attempt(body.email, request.ip, () =>
+        logIn(deps, body, { ipAddress: request.ip }),
+      );
       return reply.code(200).send({ ...session, message: AUTH_MESSAGES.loggedIn });
     },
   );
@@ -71,11 +75,11 @@ export async function authRoutes(app: FastifyInstance, options: { acceptInvitati
       config: { access: "public" },
       // It answers a session token: never compressed (plugins/compression.ts, BREACH).
       compress: false,
-      schema: { body: verifyEmailSchema, response: { 200: sessionResponseSchema, ...errors } },
+      schema: { body: verifyEmailSchema, response: { 200: verifyEmailResponseSchema, ...errors } },
     },
     async (request) => {
       await limit("verify")(request);
-      const session = await verifyEmail(deps, request.body.token);
+      const session = await verifyEmail(deps, request.body, { ipAddress: request.ip });
       return { ...session, message: AUTH_MESSAGES.emailVerified };
     },
   );
@@ -101,7 +105,7 @@ export async function authRoutes(app: FastifyInstance, options: { acceptInvitati
     },
     async (request) => {
       await limit("reset")(request);
-      await resetPassword(deps, request.body);
+      await resetPassword(deps, request.body, { ipAddress: request.ip });
       return { message: AUTH_MESSAGES.passwordReset };
     },
   );

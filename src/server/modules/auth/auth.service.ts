@@ -4,10 +4,18 @@ import type { Db, DbOrTx } from "../../db/client";
 import { users } from "../../db/schema";
 import { AppError, badRequest, unauthorized } from "../../errors";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "../../lib/passwords";
+import { generateToken, hashToken } from "../../lib/tokens";
 import { accountExistsMail, verificationMail } from "../../mail/account-mails";
 import { enqueueMail } from "../../mail/mail-jobs";
 import { loadUser } from "./current-user";
-import { consumeOneTimeToken, invalidateOneTimeTokens, issueOneTimeToken } from "./one-time-tokens";
+import { recordSecurityEvent } from "../security-log/security-log.service";
+import {
+  consumeOneTimeToken,
+  consumeVerificationToken,
+  invalidateOneTimeTokens,
+  issueOneTimeToken,
+  pendingSignupPasswords,
+} from "./one-time-tokens";
 import { createSession, revokeAllSessions } from "./sessions";
 
 /**
@@ -24,79 +32,90 @@ export type AuthDeps = { db: Db; publicUrl: string; onMailQueued: () => void };
 /** Signing up or in may follow an invitation link. */
 export type AccountEntryDeps = AuthDeps & { acceptInvitation: InvitationAcceptor };
 
+/** Who is acting, for the security log: the request's client address. */
+export type RequestOrigin = { ipAddress: string | null };
+
 /**
- * CONTRACT §3: the answer is the same whether or not the address has an account. A new address
- * gets a verification mail; an unverified one a fresh link; a verified one a notice to its owner.
- * A new or unverified address with a valid invitation token for it joins the inviting
+ * CONTRACT §3: the answer is the same whether or not the address has an account. A new or
+ * unverified address gets a verification mail for this sign-up, whose password waits on that
+ * token with the hash of the `signupSecret` answered to this browser; a verified one a notice to
+ * its owner. A new or unverified address with a valid invitation token for it joins the inviting
  * organization at once (`invited`), both answered alike; only the mailbox that received the
  * token can learn that the address had no verified account.
  */
 export async function signUp(
   deps: AccountEntryDeps,
   input: { email: string; password: string; inviteToken?: string | undefined },
-): Promise<{ invited: boolean }> {
+): Promise<{ invited: boolean; signupSecret: string }> {
   const email = normalizeEmail(input.email);
   // Hash first in every case, so timing does not tell whether the address exists.
   const passwordHash = await hashPassword(input.password);
+  // Answered in every case, so its presence tells nothing either; stored only for a pending sign-up.
+  const signupSecret = generateToken();
+  const pending = { passwordHash, signupSecretHash: hashToken(signupSecret) };
   const { inviteToken } = input;
   const invited = await deps.db.transaction(async (tx) => {
     // The invitation mail reached this address, so an account joining through it needs no
-    // second proof of it.
-    const joinsThroughInvitation = async (userId: string) =>
-      inviteToken ? deps.acceptInvitation(tx, { token: inviteToken, userId, email }) : false;
-    const [created] = await tx
-      .insert(users)
-      .values({ email, passwordHash })
-      .onConflictDoNothing({ target: users.email })
-      .returning({ id: users.id });
-    if (created) {
-      if (await joinsThroughInvitation(created.id)) {
-        await tx.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, created.id));
-        return true;
-      }
-      const token = await issueOneTimeToken(tx, created.id, "verify_email");
-      await enqueueMail(tx, verificationMail(email, deps.publicUrl, token));
-      return false;
-    }
-    const [existing] = await tx.select().from(users).where(eq(users.email, email)).limit(1);
-    if (!existing) return false;
-    if (existing.emailVerifiedAt) {
-      await enqueueMail(tx, accountExistsMail(email, deps.publicUrl));
-      return false;
-    }
-    if (await joinsThroughInvitation(existing.id)) {
-      // Never verified, so whoever signed up earlier never proved the address; the invitation
-      // mail now does. The password typed now replaces theirs (else someone pre-registering the
-      // address would keep a way in), and whatever that earlier sign-up could hold is void.
+    // second proof of it, and the password typed with it is the mailbox holder's.
+    const joinsThroughInvitation = async (userId: string) => {
+      if (!inviteToken || !(await deps.acceptInvitation(tx, { token: inviteToken, userId, email }))) return false;
       await tx
         .update(users)
         .set({ passwordHash, emailVerifiedAt: new Date(), updatedAt: new Date() })
-        .where(eq(users.id, existing.id));
-      await revokeAllSessions(tx, existing.id);
-      await invalidateOneTimeTokens(tx, existing.id, "verify_email");
+        .where(eq(users.id, userId));
+      // Whatever an earlier, unproved sign-up of the address could hold is void.
+      await revokeAllSessions(tx, userId);
+      await invalidateOneTimeTokens(tx, userId, "verify_email");
       return true;
+    };
+    const [created] = await tx
+      .insert(users)
+      .values({ email, passwordHash: null })
+      .onConflictDoNothing({ target: users.email })
+      .returning({ id: users.id });
+    const [account] = created
+      ? [{ id: created.id, emailVerifiedAt: null }]
+      : await tx
+          .select({ id: users.id, emailVerifiedAt: users.emailVerifiedAt })
+          .from(users)
+          .where(eq(users.email, email))
+          .limit(1);
+    if (!account) return false;
+    if (account.emailVerifiedAt) {
+      await enqueueMail(tx, accountExistsMail(email, deps.publicUrl));
+      return false;
     }
-    // Without an invitation the first sign-up's password stays: a stranger must not set the
-    // password of an account the owner is about to verify.
-    const token = await issueOneTimeToken(tx, existing.id, "verify_email");
+    if (await joinsThroughInvitation(account.id)) return true;
+    // Each sign-up of an unproved address gets its own link; no sign-up's password is usable
+    // before its verification, so a stranger's earlier sign-up decides nothing.
+    const token = await issueOneTimeToken(tx, account.id, "verify_email", pending);
     await enqueueMail(tx, verificationMail(email, deps.publicUrl, token));
     return false;
   });
   if (!invited) deps.onMailQueued();
-  return { invited };
+  return { invited, signupSecret };
 }
 
 export async function logIn(
   deps: AccountEntryDeps,
   input: { email: string; password: string; inviteToken?: string | undefined },
+  origin: RequestOrigin,
 ): Promise<{ token: string; user: User }> {
   const email = normalizeEmail(input.email);
   const [row] = await deps.db.select().from(users).where(eq(users.email, email)).limit(1);
+  if (row && !row.emailVerifiedAt) {
+    // Told to verify only with a password one of the pending sign-ups chose; else as unknown.
+    const chosen = await pendingSignupPasswords(deps.db, row.id);
+    for (const hash of chosen) {
+      if (await verifyPassword(hash, input.password)) throw new AppError(403, AUTH_MESSAGES.unverified);
+    }
+    if (chosen.length === 0) await verifyAgainstDummy(input.password);
+    throw unauthorized(AUTH_MESSAGES.invalidCredentials);
+  }
   const valid = row?.passwordHash
     ? await verifyPassword(row.passwordHash, input.password)
     : await verifyAgainstDummy(input.password);
   if (!row || !valid) throw unauthorized(AUTH_MESSAGES.invalidCredentials);
-  if (!row.emailVerifiedAt) throw new AppError(403, AUTH_MESSAGES.unverified);
   // Someone invited who already had an account signs in through the invitation link: joining is
   // their choice, made by following the link, never a side effect of signing in.
   const { inviteToken } = input;
@@ -105,28 +124,46 @@ export async function logIn(
       deps.acceptInvitation(tx, { token: inviteToken, userId: row.id, email }),
     );
   }
-  return startSession(deps.db, row.id);
+  return startSession(deps.db, row.id, origin);
 }
 
-async function startSession(db: Db, userId: string) {
-  const token = await createSession(db, userId);
+async function startSession(db: Db, userId: string, origin: RequestOrigin) {
+  const token = await db.transaction(async (tx) => {
+    const session = await createSession(tx, userId);
+    await recordSecurityEvent(tx, { userId, ipAddress: origin.ipAddress }, { action: "sign_in" });
+    return session;
+  });
   const user = await loadUser(db, userId);
   if (!user) throw unauthorized(AUTH_MESSAGES.invalidCredentials);
   return { token, user };
 }
 
-export async function verifyEmail(deps: AuthDeps, token: string): Promise<{ token: string; user: User }> {
-  const userId = await deps.db.transaction(async (tx) => {
-    const id = await consumeOneTimeToken(tx, token, "verify_email");
-    if (!id) return null;
+/**
+ * Verifies the mailbox and signs the verifier in (CONTRACT §3). With the secret of a sign-up of
+ * this address, that sign-up's password stands. Without it the verifier proved the mailbox but
+ * chose no password: any password is void, and a fresh reset token (`setPasswordToken`) lets
+ * them choose one. Every other pending link of the address dies with this one.
+ */
+export async function verifyEmail(
+  deps: AuthDeps,
+  input: { token: string; signupSecret?: string | undefined },
+  origin: RequestOrigin,
+): Promise<{ token: string; user: User; setPasswordToken: string | null }> {
+  const verified = await deps.db.transaction(async (tx) => {
+    const consumed = await consumeVerificationToken(tx, input.token, input.signupSecret);
+    if (!consumed) return null;
+    const { userId, passwordHash } = consumed;
     await tx
       .update(users)
-      .set({ emailVerifiedAt: new Date(), updatedAt: new Date() })
-      .where(eq(users.id, id));
-    return id;
+      .set({ emailVerifiedAt: new Date(), passwordHash, updatedAt: new Date() })
+      .where(eq(users.id, userId));
+    await invalidateOneTimeTokens(tx, userId, "verify_email");
+    const setPasswordToken = passwordHash ? null : await issueOneTimeToken(tx, userId, "reset_password");
+    return { userId, setPasswordToken };
   });
-  if (!userId) throw badRequest(AUTH_MESSAGES.invalidVerificationToken);
-  return startSession(deps.db, userId);
+  if (!verified) throw badRequest(AUTH_MESSAGES.invalidVerificationToken);
+  const session = await startSession(deps.db, verified.userId, origin);
+  return { ...session, setPasswordToken: verified.setPasswordToken };
 }
 
 /**
@@ -136,6 +173,7 @@ export async function verifyEmail(deps: AuthDeps, token: string): Promise<{ toke
 export async function resetPassword(
   deps: AuthDeps,
   input: { token: string; password: string },
+  origin: RequestOrigin,
 ): Promise<void> {
   const passwordHash = await hashPassword(input.password);
   const done = await deps.db.transaction(async (tx) => {
@@ -151,6 +189,9 @@ export async function resetPassword(
       .where(eq(users.id, userId));
     await revokeAllSessions(tx, userId);
     await invalidateOneTimeTokens(tx, userId, "reset_password");
+    // The mailbox is proved now: no other sign-up's link of the address may verify it later.
+    await invalidateOneTimeTokens(tx, userId, "verify_email");
+    await recordSecurityEvent(tx, { userId, ipAddress: origin.ipAddress }, { action: "password_reset" });
     return true;
   });
   if (!done) throw badRequest(AUTH_MESSAGES.invalidResetToken);

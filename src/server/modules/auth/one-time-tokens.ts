@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, isNull, or } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { type OneTimeTokenPurpose, oneTimeTokens } from "../../db/schema";
 import { generateToken, hashToken } from "../../lib/tokens";
@@ -8,13 +8,22 @@ export const TOKEN_TTL_MS: Record<OneTimeTokenPurpose, number> = {
   reset_password: 60 * 60 * 1000,
 };
 
-export async function issueOneTimeToken(db: DbOrTx, userId: string, purpose: OneTimeTokenPurpose) {
+/** What a sign-up leaves on its verification token: the password it chose, and its secret's hash. */
+export type PendingSignup = { passwordHash: string; signupSecretHash: string };
+
+export async function issueOneTimeToken(
+  db: DbOrTx,
+  userId: string,
+  purpose: OneTimeTokenPurpose,
+  signup?: PendingSignup,
+) {
   const token = generateToken();
   await db.insert(oneTimeTokens).values({
     userId,
     purpose,
     tokenHash: hashToken(token),
     expiresAt: new Date(Date.now() + TOKEN_TTL_MS[purpose]),
+    ...signup,
   });
   return token;
 }
@@ -42,6 +51,59 @@ export async function consumeOneTimeToken(
     .returning({ userId: oneTimeTokens.userId });
   return row?.userId ?? null;
 }
+
+/**
+ * Consumes a verification token and returns its user with the password of the sign-up that
+ * `signupSecret` belongs to, when that sign-up is one of this user's still pending (the token's
+ * own, or a later one made from the same browser, whose secret replaced the first). Otherwise the
+ * password is null: whoever verifies proved the mailbox, not that they chose any password.
+ */
+export async function consumeVerificationToken(
+  db: DbOrTx,
+  token: string,
+  signupSecret: string | undefined,
+): Promise<{ userId: string; passwordHash: string | null } | null> {
+  const userId = await consumeOneTimeToken(db, token, "verify_email");
+  if (!userId) return null;
+  if (!signupSecret) return { userId, passwordHash: null };
+  const [signup] = await db
+    .select({ passwordHash: oneTimeTokens.passwordHash })
+    .from(oneTimeTokens)
+    .where(
+      and(
+        eq(oneTimeTokens.userId, userId),
+        eq(oneTimeTokens.purpose, "verify_email"),
+        eq(oneTimeTokens.signupSecretHash, hashToken(signupSecret)),
+        gt(oneTimeTokens.expiresAt, new Date()),
+        // The token just consumed is the sign-up's own; any other must still be pending.
+        or(isNull(oneTimeTokens.usedAt), eq(oneTimeTokens.tokenHash, hashToken(token))),
+      ),
+    )
+    .limit(1);
+  return { userId, passwordHash: signup?.passwordHash ?? null };
+}
+
+/** Passwords chosen by an unverified address's pending sign-ups, newest first (a few at most). */
+export async function pendingSignupPasswords(db: DbOrTx, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ passwordHash: oneTimeTokens.passwordHash })
+    .from(oneTimeTokens)
+    .where(
+      and(
+        eq(oneTimeTokens.userId, userId),
+        eq(oneTimeTokens.purpose, "verify_email"),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, new Date()),
+        isNotNull(oneTimeTokens.passwordHash),
+      ),
+    )
+    .orderBy(desc(oneTimeTokens.createdAt))
+    .limit(PENDING_SIGNUPS_CHECKED);
+  return rows.flatMap((row) => (row.passwordHash ? [row.passwordHash] : []));
+}
+
+/** At sign-in, an unverified address is told to verify only for a password one of these chose. */
+const PENDING_SIGNUPS_CHECKED = 3;
 
 /** After a reset, older reset links for the same user stop working too. */
 export async function invalidateOneTimeTokens(db: DbOrTx, userId: string, purpose: OneTimeTokenPurpose) {
