@@ -15,7 +15,8 @@ export async function createVerifiedAccount(request: APIRequestContext, label: s
   expect(signup.status()).toBe(201);
   const link = await waitForLink(email, `${process.env.E2E_BASE_URL}/verify-email?token=`, before);
   const token = new URL(link).searchParams.get("token");
-  const verify = await request.post("/api/verify-email", { data: { token } });
+  const { signupSecret } = (await signup.json()) as { signupSecret: string };
+  const verify = await request.post("/api/verify-email", { data: { token, signupSecret } });
   expect(verify.status()).toBe(200);
   const body = (await verify.json()) as { token: string };
   return { email, password: PASSWORD, token: body.token };
