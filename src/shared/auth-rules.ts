@@ -120,7 +120,10 @@ export const signupSecretSchema = textRule("signupSecret", { trim: false }).chec
   z.maxLength(TOKEN_MAX_LENGTH, { error: "Invalid signupSecret" }),
 );
 
-export const verifyEmailSchema = z.object({ token: tokenSchema, signupSecret: z.optional(signupSecretSchema) });
+export const verifyEmailSchema = z.object({
+  token: tokenSchema,
+  signupSecret: z.optional(signupSecretSchema),
+});
 export type VerifyEmailInput = z.infer<typeof verifyEmailSchema>;
 
 export const forgotPasswordSchema = z.object({ email: emailSchema });

@@ -43,7 +43,9 @@ export type SignupResponse = z.infer<typeof signupResponseSchema>;
  * A verification's answer: a session, and when the verifier did not prove they chose the
  * sign-up's password, a reset token to choose one with (`/api/reset-password`).
  */
-export const verifyEmailResponseSchema = sessionResponseSchema.extend({ setPasswordToken: z.string().nullable() });
+export const verifyEmailResponseSchema = sessionResponseSchema.extend({
+  setPasswordToken: z.string().nullable(),
+});
 export type VerifyEmailResponse = z.infer<typeof verifyEmailResponseSchema>;
 
 export const meResponseSchema = z.object({ user: userSchema });

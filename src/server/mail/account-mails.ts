@@ -8,6 +8,7 @@ export function verificationMail(to: string, publicUrl: string, token: string) {
     heading: "Welcome to Buddy",
     paragraphs: [
       "Please confirm your e-mail address to finish creating your account. The link is valid for 24 hours.",
+      "Opened in the browser you signed up with, it keeps the password you chose. Opened anywhere else, it makes the account yours and asks you to choose a password, so a sign-up you did not make never gets in.",
     ],
     action: {
       label: "Verify e-mail address",
@@ -37,11 +38,32 @@ export function resetPasswordMail(to: string, publicUrl: string, token: string) 
     heading: "Reset your password",
     paragraphs: [
       "We received a request to reset your password. The link is valid for 1 hour and works once.",
+      `Once it is reset, check what was done with your account in the security log: ${publicUrl}/dashboard/settings?tab=security-log`,
     ],
     action: {
       label: "Reset password",
       url: `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`,
     },
     footer: IGNORE,
+  });
+}
+
+/**
+ * Sent when a password is set through a reset link: the owner learns of it, and where to check
+ * what was done with the account (the security log, CONTRACT §3).
+ */
+export function passwordChangedMail(to: string, publicUrl: string) {
+  return renderMail(to, {
+    subject: "Your Buddy password was changed",
+    heading: "Your password was changed",
+    paragraphs: [
+      "The password of your Buddy account was just set through a reset link, and every other session of the account was signed out.",
+      "Check what was done with your account: your company's security log lists every sign-in, API key, webhook, invitation and role change, with the address it came from. Admins see it in Settings.",
+      "If you did not do this, reset your password again at once and tell your company's Buddy admin.",
+    ],
+    action: {
+      label: "Check what was done with your account",
+      url: `${publicUrl}/dashboard/settings?tab=security-log`,
+    },
   });
 }

@@ -235,6 +235,13 @@ describe("forgot and reset password", () => {
     const done = await post("/api/reset-password", { token, password: "plainpassword" });
     expect(done.statusCode).toBe(200);
     expect(done.json()).toEqual({ message: "Password reset successfully" });
+    // The owner is told, with a link to check what was done with the account (issue 34).
+    const changed = await t.mail.waitFor(
+      (m) => m.to === "reset@example.com" && m.subject === "Your Buddy password was changed",
+    );
+    expect(changed.text).toContain(
+      `Check what was done with your account: ${TEST_PUBLIC_URL}/dashboard/settings?tab=security-log`,
+    );
 
     expect((await t.app.inject({ url: "/api/me", headers: authHeader(session) })).statusCode).toBe(401);
     expect((await login("reset@example.com")).statusCode).toBe(401);

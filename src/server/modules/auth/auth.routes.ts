@@ -56,7 +56,7 @@ export async function authRoutes(app: FastifyInstance, options: { acceptInvitati
       const body = request.body;
       if (body.mode === "signup") {
         await limit("signup", body.email)(request);
-        const { invited, signupSecret } = await signUp(deps, body);
+        const { invited, signupSecret } = await signUp(deps, body, { ipAddress: request.ip });
         const message = invited ? AUTH_MESSAGES.registeredInvited : AUTH_MESSAGES.registered;
         return reply.code(201).send({ message, signupSecret });
       }

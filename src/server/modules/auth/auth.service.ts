@@ -5,10 +5,10 @@ import { users } from "../../db/schema";
 import { AppError, badRequest, unauthorized } from "../../errors";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "../../lib/passwords";
 import { generateToken, hashToken } from "../../lib/tokens";
-import { accountExistsMail, verificationMail } from "../../mail/account-mails";
+import { accountExistsMail, passwordChangedMail, verificationMail } from "../../mail/account-mails";
 import { enqueueMail } from "../../mail/mail-jobs";
-import { loadUser } from "./current-user";
 import { recordSecurityEvent } from "../security-log/security-log.service";
+import { loadUser } from "./current-user";
 import {
   consumeOneTimeToken,
   consumeVerificationToken,
@@ -25,7 +25,7 @@ import { createSession, revokeAllSessions } from "./sessions";
  */
 export type InvitationAcceptor = (
   tx: DbOrTx,
-  input: { token: string; userId: string; email: string },
+  input: { token: string; userId: string; email: string; ipAddress: string | null },
 ) => Promise<boolean>;
 
 export type AuthDeps = { db: Db; publicUrl: string; onMailQueued: () => void };
@@ -46,6 +46,7 @@ export type RequestOrigin = { ipAddress: string | null };
 export async function signUp(
   deps: AccountEntryDeps,
   input: { email: string; password: string; inviteToken?: string | undefined },
+  origin: RequestOrigin,
 ): Promise<{ invited: boolean; signupSecret: string }> {
   const email = normalizeEmail(input.email);
   // Hash first in every case, so timing does not tell whether the address exists.
@@ -58,7 +59,8 @@ export async function signUp(
     // The invitation mail reached this address, so an account joining through it needs no
     // second proof of it, and the password typed with it is the mailbox holder's.
     const joinsThroughInvitation = async (userId: string) => {
-      if (!inviteToken || !(await deps.acceptInvitation(tx, { token: inviteToken, userId, email }))) return false;
+      if (!inviteToken || !(await deps.acceptInvitation(tx, { token: inviteToken, userId, email, ...origin })))
+        return false;
       await tx
         .update(users)
         .set({ passwordHash, emailVerifiedAt: new Date(), updatedAt: new Date() })
@@ -121,7 +123,7 @@ export async function logIn(
   const { inviteToken } = input;
   if (inviteToken) {
     await deps.db.transaction((tx) =>
-      deps.acceptInvitation(tx, { token: inviteToken, userId: row.id, email }),
+      deps.acceptInvitation(tx, { token: inviteToken, userId: row.id, email, ...origin }),
     );
   }
   return startSession(deps.db, row.id, origin);
@@ -180,7 +182,7 @@ export async function resetPassword(
     const userId = await consumeOneTimeToken(tx, input.token, "reset_password");
     if (!userId) return false;
     const [row] = await tx
-      .select({ verified: users.emailVerifiedAt })
+      .select({ verified: users.emailVerifiedAt, email: users.email })
       .from(users)
       .where(eq(users.id, userId));
     await tx
@@ -192,7 +194,9 @@ export async function resetPassword(
     // The mailbox is proved now: no other sign-up's link of the address may verify it later.
     await invalidateOneTimeTokens(tx, userId, "verify_email");
     await recordSecurityEvent(tx, { userId, ipAddress: origin.ipAddress }, { action: "password_reset" });
+    if (row?.email) await enqueueMail(tx, passwordChangedMail(row.email, deps.publicUrl));
     return true;
   });
   if (!done) throw badRequest(AUTH_MESSAGES.invalidResetToken);
+  deps.onMailQueued();
 }

@@ -59,8 +59,10 @@ describe("/auth", () => {
     expect(getToken()).toBeNull();
   });
 
-  it("replaces the register form with the check-your-email message", async () => {
-    stubFetch({ "POST /api/auth": jsonResponse(201, { message: AUTH_MESSAGES.registered }) });
+  it("replaces the register form with the check-your-email message and keeps the sign-up's secret", async () => {
+    stubFetch({
+      "POST /api/auth": jsonResponse(201, { message: AUTH_MESSAGES.registered, signupSecret: "secret-9" }),
+    });
     renderApp("/auth?tab=register");
 
     await userEvent.type(await screen.findByLabelText("Email"), "new@acme.com");
@@ -72,11 +74,13 @@ describe("/auth", () => {
     ).toBeInTheDocument();
     expect(screen.getByText("Registration successful")).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Sign up" })).not.toBeInTheDocument();
+    // CONTRACT §3: the verification from this browser sends it back.
+    expect(localStorage.getItem("buddy.signupSecret")).toBe("secret-9");
   });
 
   it("registers through a team invitation: the address filled in, the token sent, then sign in", async () => {
     const fetchMock = stubFetch({
-      "POST /api/auth": jsonResponse(201, { message: AUTH_MESSAGES.registeredInvited }),
+      "POST /api/auth": jsonResponse(201, { message: AUTH_MESSAGES.registeredInvited, signupSecret: "s" }),
     });
     renderApp("/auth?tab=register&invite=invite-token&email=colleague%40acme.com");
 

@@ -1,4 +1,4 @@
-import type { MessageResponse, SessionResponse } from "@shared/auth";
+import type { SessionResponse, SignupResponse } from "@shared/auth";
 import { type LoginInput, loginSchema, type RegisterInput, registerSchema } from "@shared/auth-rules";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -9,6 +9,7 @@ import { PasswordChecklist } from "@/features/auth/password-checklist";
 import { useSchemaForm } from "@/features/auth/use-schema-form";
 import { apiRequest, errorMessage } from "@/lib/api-client";
 import { paths } from "@/lib/paths";
+import { keepSignupSecret } from "@/lib/signup-secret";
 import { clearSession } from "@/lib/token-store";
 
 export type CredentialsMode = "login" | "register";
@@ -58,10 +59,11 @@ export function CredentialsForm({
 
   async function signUp(input: RegisterInput) {
     try {
-      const { message } = await apiRequest<MessageResponse>(AUTH_PATH, {
+      const { message, signupSecret } = await apiRequest<SignupResponse>(AUTH_PATH, {
         method: "POST",
         body: { ...input, mode: "signup" },
       });
+      keepSignupSecret(signupSecret);
       notify("success", "Registration successful");
       form.reset();
       onRegistered?.(message);
