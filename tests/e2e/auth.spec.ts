@@ -48,9 +48,10 @@ test("register with the live checklist, verify from the mail and land on /setup 
   await expect(page.getByText("Email verified successfully")).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem("token"))).toBeTruthy();
 
-  // The link is single-use.
+  // The link is single-use. Without the sign-up's secret the page asks before sending it.
   await page.evaluate(() => localStorage.clear());
   await page.goto(link);
+  await page.getByRole("button", { name: "Verify my email address" }).click();
   await expect(page.getByText("Invalid or expired verification token")).toBeVisible();
   await page.getByRole("button", { name: "Return to Login" }).click();
   await expect(page).toHaveURL(/\/auth/);
@@ -155,4 +156,55 @@ test("switching tabs replaces the address and resets the form", async ({ page })
   await expect(page.getByRole("link", { name: "Forgot your password?" })).toHaveCount(0);
   // Replaced, not pushed: no new history entry.
   expect(await page.evaluate(() => history.length)).toBe(historyLength);
+});
+
+test("a sign-up by someone else: a scanner changes nothing, the owner verifies, chooses a password, and the other is refused", async ({
+  page,
+  browser,
+  request,
+}) => {
+  const email = uniqueEmail("pre-registered");
+  const before = mailCount();
+  // Someone who does not hold the mailbox signs up with it, from their own browser.
+  const attacker = await request.post("/api/auth", {
+    data: { email, password: "Attacker-pass1!", mode: "signup" },
+  });
+  expect(attacker.status()).toBe(201);
+  const link = await waitForLink(email, `${process.env.E2E_BASE_URL}/verify-email?token=`, before);
+
+  // A mail scanner fetches the link, and one that runs pages opens it: neither verifies anything.
+  expect((await request.get(link)).status()).toBe(200);
+  const scanner = await browser.newContext();
+  const scannerPage = await scanner.newPage();
+  const verifications: string[] = [];
+  scannerPage.on("request", (r) => {
+    if (r.url().includes("/api/verify-email")) verifications.push(r.url());
+  });
+  await scannerPage.goto(link);
+  await expect(scannerPage.getByRole("button", { name: "Verify my email address" })).toBeVisible();
+  await scannerPage.waitForTimeout(500);
+  expect(verifications).toEqual([]);
+  await scanner.close();
+
+  // The owner opens the mail on a phone that never signed up.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(link);
+  await expect(page.getByText("Email Verification")).toBeVisible();
+  await expect(page.getByText("This browser didn't sign up for this account.")).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("verify-confirm-390.png") });
+  await page.getByRole("button", { name: "Verify my email address" }).click();
+  await expect(page.getByText("Email verified successfully")).toBeVisible();
+  const form = page.getByRole("form", { name: "Choose a password" });
+  await expect(form).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("verify-choose-password-390.png") });
+  await form.getByLabel("New Password").fill("Owner-chosen1!");
+  await form.getByLabel("Confirm Password").fill("Owner-chosen1!");
+  await form.getByRole("button", { name: "Set password" }).click();
+  await expect(page).toHaveURL(/\/setup$/);
+  await expect(page.getByText("Password saved")).toBeVisible();
+
+  // The password the other person chose never works; the owner's does.
+  const login = (password: string) => request.post("/api/auth", { data: { email, password, mode: "login" } });
+  expect((await login("Attacker-pass1!")).status()).toBe(401);
+  expect((await login("Owner-chosen1!")).status()).toBe(200);
 });
