@@ -52,6 +52,14 @@ export async function consumeOneTimeToken(
   return row?.userId ?? null;
 }
 
+/** The address's sign-ups whose links have not expired. */
+const signupsOf = (userId: string) =>
+  and(
+    eq(oneTimeTokens.userId, userId),
+    eq(oneTimeTokens.purpose, "verify_email"),
+    gt(oneTimeTokens.expiresAt, new Date()),
+  );
+
 /**
  * Consumes a verification token and returns its user with the password of the sign-up that
  * `signupSecret` belongs to, when that sign-up is one of this user's still pending (the token's
@@ -71,10 +79,8 @@ export async function consumeVerificationToken(
     .from(oneTimeTokens)
     .where(
       and(
-        eq(oneTimeTokens.userId, userId),
-        eq(oneTimeTokens.purpose, "verify_email"),
+        signupsOf(userId),
         eq(oneTimeTokens.signupSecretHash, hashToken(signupSecret)),
-        gt(oneTimeTokens.expiresAt, new Date()),
         // The token just consumed is the sign-up's own; any other must still be pending.
         or(isNull(oneTimeTokens.usedAt), eq(oneTimeTokens.tokenHash, hashToken(token))),
       ),
@@ -88,15 +94,7 @@ export async function pendingSignupPasswords(db: DbOrTx, userId: string): Promis
   const rows = await db
     .select({ passwordHash: oneTimeTokens.passwordHash })
     .from(oneTimeTokens)
-    .where(
-      and(
-        eq(oneTimeTokens.userId, userId),
-        eq(oneTimeTokens.purpose, "verify_email"),
-        isNull(oneTimeTokens.usedAt),
-        gt(oneTimeTokens.expiresAt, new Date()),
-        isNotNull(oneTimeTokens.passwordHash),
-      ),
-    )
+    .where(and(signupsOf(userId), isNull(oneTimeTokens.usedAt), isNotNull(oneTimeTokens.passwordHash)))
     .orderBy(desc(oneTimeTokens.createdAt))
     .limit(PENDING_SIGNUPS_CHECKED);
   return rows.flatMap((row) => (row.passwordHash ? [row.passwordHash] : []));
