@@ -59,6 +59,7 @@ import { webhooksRoutes } from "./modules/webhooks/webhooks.routes";
 import { createMetrics, type Metrics } from "./observability/metrics";
 import { type JobWorker, startJobWorker, type WorkerOptions } from "./outbox/job-worker";
 import { registerAuth } from "./plugins/auth";
+import { fastifyTrustProxy, warnOfForwardedForWhenUntrusted } from "./plugins/client-address";
 import { registerCompression } from "./plugins/compression";
 import {
   answerClientError,
@@ -154,7 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? loggerOptions(config.logLevel, false),
     childLoggerFactory: lazyChildLoggerFactory,
     logController: new OneLinePerRequest(),
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // Refusals made before a route runs (bad path encoding, over-long ids, oversized headers)
     // answer the contract's {message} like every other error (plugins/errors.ts).
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     http: { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: TIMEOUT_CHECK_MS },
   });
   answerMissingHost(app.server);
+  if (config.trustProxy === false) warnOfForwardedForWhenUntrusted(app.server, app.log);
   // JSON is what the API reads (the logo upload and the Stripe webhook bring their own parsers).
   // Fastify's default text/plain parser would hand a text body on to a JSON schema, which refuses it
   // with 400: without it, a body in another media type is refused with 415.

@@ -77,4 +77,53 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: "0" })).toThrow(/REQUEST_TIMEOUT_SECONDS/);
     expect(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: "soon" })).toThrow(/REQUEST_TIMEOUT_SECONDS/);
   });
+  describe("TRUST_PROXY", () => {
+    const trust = (value: string | undefined) => loadConfig({ TRUST_PROXY: value }).trustProxy;
+
+    it("is off unset, empty or false", () => {
+      expect(trust(undefined)).toBe(false);
+      expect(trust("")).toBe(false);
+      expect(trust("false")).toBe(false);
+    });
+
+    it("counts proxies: true is one hop, never trust-everything; a number is that many", () => {
+      expect(trust("true")).toEqual({ hops: 1 });
+      expect(trust("1")).toEqual({ hops: 1 });
+      expect(trust("2")).toEqual({ hops: 2 });
+    });
+
+    it("takes proxy addresses and CIDRs, IPv4 and IPv6, comma-separated", () => {
+      expect(trust("10.0.0.1, 10.0.0.0/8")).toEqual({ proxies: ["10.0.0.1", "10.0.0.0/8"] });
+      expect(trust("::1")).toEqual({ proxies: ["::1"] });
+      expect(trust("fd00::/8")).toEqual({ proxies: ["fd00::/8"] });
+      expect(trust(" 192.168.1.10 ,fd00::/8,::ffff:10.0.0.1 ")).toEqual({
+        proxies: ["192.168.1.10", "fd00::/8", "::ffff:10.0.0.1"],
+      });
+    });
+
+    it.each([
+      ["garbage", /"garbage" is not an IP address or CIDR/],
+      ["0", /"0" is not a number of proxies \(1 or more\)/],
+      ["-1", /"-1" is not a number of proxies \(1 or more\)/],
+      ["99999999999999999999", /is not a number of proxies/],
+      ["1.2.3.4/33", /"1\.2\.3\.4\/33": the prefix length must be a whole number from 1 to 32/],
+      ["fd00::/129", /from 1 to 128/],
+      ["10.0.0.0/255.0.0.0", /prefix length/],
+      ["0.0.0.0/0", /would trust every address/],
+      ["::/0", /would trust every address/],
+      ["10.0.0.1,", /an empty entry/],
+      ["010.0.0.1", /is not an IP address/],
+      ["yes", /is not an IP address/],
+      ["TRUE", /is not an IP address/],
+      ["loopback", /is not an IP address/],
+    ])("refuses %s with a message naming TRUST_PROXY", (value, message) => {
+      expect(() => trust(value)).toThrow(ConfigError);
+      expect(() => trust(value)).toThrow(/TRUST_PROXY: /);
+      expect(() => trust(value)).toThrow(message);
+    });
+
+    it("names every bad entry of a list", () => {
+      expect(() => trust("10.0.0.1, nope, 10.0.0.0/99")).toThrow(/"nope"[\s\S]*"10\.0\.0\.0\/99"/);
+    });
+  });
 });

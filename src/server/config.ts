@@ -1,4 +1,5 @@
 import path from "node:path";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 const booleanString = z
@@ -48,6 +49,57 @@ const durationList = z
     return delays;
   });
 
+/**
+ * Which proxies stand between clients and this server (CONTRACT §1): off, how many of them (each
+ * appends the address it heard from to X-Forwarded-For), or their addresses and networks. The
+ * client address is the first entry from the right that is not a trusted proxy.
+ */
+export type TrustProxy = false | { hops: number } | { proxies: readonly string[] };
+
+const TRUST_PROXY_FORMS =
+  '"true" (one proxy), "false", a number of proxies (1 or more), or proxy addresses and CIDRs, comma-separated';
+
+/** One proxy's address or network: "10.0.0.1", "10.0.0.0/8", "::1", "fd00::/8" (a problem, or null). */
+function proxyAddressProblem(entry: string): string | null {
+  const slash = entry.indexOf("/");
+  const address = slash === -1 ? entry : entry.slice(0, slash);
+  const bits = ipaddr.IPv4.isValidFourPartDecimal(address) ? 32 : ipaddr.IPv6.isValid(address) ? 128 : 0;
+  if (bits === 0) return `"${entry}" is not an IP address or CIDR; TRUST_PROXY takes ${TRUST_PROXY_FORMS}`;
+  if (slash === -1) return null;
+  const prefix = entry.slice(slash + 1);
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits)
+    return `"${entry}": the prefix length must be a whole number from 1 to ${bits}`;
+  // A /0 trusts every address, the client's own first entry included: the hole this setting closes.
+  if (Number(prefix) === 0) return `"${entry}" would trust every address: name the proxies' own network`;
+  return null;
+}
+
+const trustProxySetting = z
+  .string()
+  .optional()
+  .transform((raw, ctx): TrustProxy => {
+    const value = raw?.trim() ?? "";
+    if (value === "" || value === "false") return false;
+    // One proxy, the balancer: a hop count, never "trust everything" (which takes the left-most
+    // entry, the one any client writes itself).
+    if (value === "true") return { hops: 1 };
+    if (/^-?\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops >= 1 && Number.isSafeInteger(hops)) return { hops };
+      ctx.addIssue({
+        code: "custom",
+        message: `"${value}" is not a number of proxies (1 or more); TRUST_PROXY takes ${TRUST_PROXY_FORMS}`,
+      });
+      return z.NEVER;
+    }
+    const proxies = value.split(",").map((entry) => entry.trim());
+    const problems = proxies.map((entry) =>
+      entry === "" ? `an empty entry in "${value}"` : proxyAddressProblem(entry),
+    );
+    for (const message of problems) if (message) ctx.addIssue({ code: "custom", message });
+    return problems.some(Boolean) ? z.NEVER : { proxies: Object.freeze(proxies) };
+  });
+
 /** CONTRACT §1: every setting, its default and its check. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -75,7 +127,7 @@ const envSchema = z.object({
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(0).default(30),
   PIXEL_RATE_LIMIT_PER_IP: z.coerce.number().int().min(0).default(20),
   OUTBOUND_ALLOW_PRIVATE: booleanString,
-  TRUST_PROXY: booleanString,
+  TRUST_PROXY: trustProxySetting,
   METRICS_PORT: optionalPort,
   METRICS_HOST: z.string().trim().optional(),
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
@@ -111,7 +163,8 @@ export type Config = Readonly<{
   /** New leads a minute the keyless conversion pixel records per client; 0 = off. */
   pixelRateLimitPerIp: number;
   outboundAllowPrivate: boolean;
-  trustProxy: boolean;
+  /** Whose X-Forwarded-For entries to believe (plugins/client-address.ts hands it to Fastify). */
+  trustProxy: TrustProxy;
   /** Prometheus metrics on a listener of their own; none when port is unset. */
   metrics: { port: number | undefined; host: string };
   /** After SIGTERM, how long /readyz answers 503 while requests are still served. */

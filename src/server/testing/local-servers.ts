@@ -287,10 +287,12 @@ export type Haproxy = {
  * failures mark a server down, two successes up again). A request whose server refuses the
  * connection, closes without an answer or times out is sent to another server (redispatch,
  * retry-on). Each answer names its server in x-served-by. Resolves once every server is UP.
+ * `forwardFor`: each request gets the client's address appended in X-Forwarded-For (`option
+ * forwardfor`), as a balancer in front of TRUST_PROXY=true does.
  */
 export async function startHaproxy(
   backends: Backend[],
-  options: { port?: number; serverTimeoutMs?: number; waitUntilUpMs?: number } = {},
+  options: { port?: number; serverTimeoutMs?: number; waitUntilUpMs?: number; forwardFor?: boolean } = {},
 ): Promise<Haproxy> {
   if (!haproxyInstalled()) throw new Error(`${HAPROXY} is missing (apt-get install haproxy)`);
   const folder = mkdtempSync(path.join(tmpdir(), "buddy-haproxy-"));
@@ -317,6 +319,7 @@ export async function startHaproxy(
     "  option httpchk GET /readyz",
     "  http-check expect status 200",
     "  http-response set-header x-served-by %s",
+    ...(options.forwardFor ? ["  option forwardfor"] : []),
     "  default-server inter 200 fall 2 rise 2",
     ...backends.map((backend) => `  server ${backend.name} 127.0.0.1:${backend.port} check`),
     "",
