@@ -46,7 +46,11 @@ import { acceptInvitationToken } from "./modules/team/team-invitations";
 import { createVisitorSalts } from "./modules/tracking/clicks/visitor-hash";
 import { conversionsRoutes } from "./modules/tracking/conversions/conversions.routes";
 import { dashboardFiguresRoutes } from "./modules/tracking/dashboard-figures/dashboard-figures.routes";
-import { redirectRoutes } from "./modules/tracking/links/redirect.routes";
+import {
+  redirectRoutes,
+  SHORT_LINK_NOT_FOUND,
+  SHORT_LINK_PREFIX,
+} from "./modules/tracking/links/redirect.routes";
 import { scriptsRoutes } from "./modules/tracking/scripts/scripts.routes";
 import { createTracker, type Tracker } from "./modules/tracking/tracker";
 import {
@@ -63,8 +67,8 @@ import { fastifyTrustProxy, warnOfForwardedForWhenUntrusted } from "./plugins/cl
 import { registerCompression } from "./plugins/compression";
 import {
   answerClientError,
-  answerFrameworkError,
   answerMissingHost,
+  frameworkErrorAnswer,
   registerErrorHandling,
 } from "./plugins/errors";
 import { createLoginLimiter, type LoginLimiter } from "./plugins/login-limiter";
@@ -158,8 +162,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // Refusals made before a route runs (bad path encoding, over-long ids, oversized headers)
-    // answer the contract's {message} like every other error (plugins/errors.ts).
-    frameworkErrors: answerFrameworkError,
+    // answer the contract's {message} like every other error (plugins/errors.ts); under /s/ any
+    // path is a short link's code or none, so one that does not decode is not found (CONTRACT §5).
+    frameworkErrors: frameworkErrorAnswer({ [SHORT_LINK_PREFIX]: SHORT_LINK_NOT_FOUND }),
     clientErrorHandler: answerClientError,
     // Finish in-flight requests on close and refuse new ones with 503.
     return503OnClosing: true,

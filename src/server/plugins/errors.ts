@@ -71,14 +71,23 @@ export function registerErrorHandling(app: FastifyInstance) {
  * Fastify's `frameworkErrors`: what its router refuses before any route or the error handler is
  * reached (a path that does not decode, 400; a path parameter over `maxParamLength`, 414), in the
  * contract's `{message}` rather than Fastify's `{error, code, message, statusCode}`.
+ *
+ * `notFoundUnder` maps a path prefix under which every path names a resource or nothing (the short
+ * links' `/s/`) to its not-found message: there such a path names nothing, and answers 404 like any
+ * other unknown one rather than telling its encoding apart.
  */
-export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const status = error.statusCode ?? 500;
-  if (status >= 500) {
-    request.log.error({ err: error }, "unhandled error");
-    return reply.code(500).send({ message: "Internal Server Error" });
-  }
-  return reply.code(status).send({ message: clientErrorMessage(error, status) });
+export function frameworkErrorAnswer(notFoundUnder: Readonly<Record<string, string>> = {}) {
+  const notFound = Object.entries(notFoundUnder);
+  return function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, "unhandled error");
+      return reply.code(500).send({ message: "Internal Server Error" });
+    }
+    const under = notFound.find(([prefix]) => request.url.startsWith(prefix));
+    if (under) return reply.code(404).send({ message: under[1] });
+    return reply.code(status).send({ message: clientErrorMessage(error, status) });
+  };
 }
 
 const CONNECTION_ERRORS: Record<string, { status: number; message: string }> = {

@@ -51,9 +51,10 @@ export type BaseValues = {
 
 /**
  * What the answer must be: exactly 400 (refused by validation, never reaching a handler), exactly
- * 415 (a body the API does not read), or a 4xx.
+ * 404 (a path whose every unknown value is simply not found), exactly 415 (a body the API does not
+ * read), or a 4xx.
  */
-export type Expectation = 400 | 415 | "4xx";
+export type Expectation = 400 | 404 | 415 | "4xx";
 
 export type FuzzCase = {
   operation: string;

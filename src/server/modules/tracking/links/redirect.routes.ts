@@ -11,6 +11,9 @@ import { type TrackedLink, verifyTrackedLink } from "./link-signature";
 import { shortenTrackedLink } from "./short-links.service";
 
 const INVALID_LINK = "This tracked link is not valid";
+export const SHORT_LINK_NOT_FOUND = "Short link not found";
+/** Everything under it is a short link or nothing: never a page of the web app (CONTRACT §5). */
+export const SHORT_LINK_PREFIX = "/s/";
 const NOT_A_TRACKED_LINK = "longUrl must be a tracked link of this platform";
 
 /**
@@ -94,8 +97,9 @@ export async function redirectRoutes(app: FastifyInstance) {
           "The short form of a tracked link: records the click and redirects (302) in one hop, with `bclickid` " +
           "for a person's hit only, as the tracked link does.",
         security: [],
-        // Text the boundary accepts; a code of another shape is simply not found.
-        params: z.object({ code: text("Short link code", { trim: false }) }),
+        // CONTRACT §5: any code that is not one, of any length and any characters, is not found
+        // (404), never refused as input (400). The resolver looks up only the shape codes have.
+        params: z.object({ code: z.string().describe("The short link's code.") }),
         response: {
           302: redirectResponse(
             "To the ad's page, the hit stored as for the tracked link.",
@@ -110,9 +114,17 @@ export async function redirectRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const link = await app.tracker.resolveShortCode(request.params.code);
-      if (!link) return reply.code(404).send({ message: "Short link not found" });
+      if (!link) return reply.code(404).send({ message: SHORT_LINK_NOT_FOUND });
       return answer(request, reply, link, link.code);
     },
+  );
+
+  // What the route above cannot take is no short link either: more than one segment (`/s/a/b`,
+  // `/s/a/`) or a code longer than the router's longest parameter (it falls through to here). The
+  // same 404, so the web app's catch-all page never answers under /s/. A path that does not decode
+  // at all never reaches a route: app.ts answers it alike (notFoundUnder).
+  app.get(`${SHORT_LINK_PREFIX}*`, { ...followed, schema: { hide: true } }, async (_request, reply) =>
+    reply.code(404).send({ message: SHORT_LINK_NOT_FOUND }),
   );
 
   // CONTRACT §5: anything but this platform's own tracked link is a 400 {message}.
