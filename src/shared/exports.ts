@@ -3,8 +3,17 @@ import { z } from "zod";
 /** CONTRACT §9: an export covers at most this many days, both ends included. */
 export const EXPORT_MAX_DAYS = 366;
 
+/**
+ * The years an export's dates may name. PostgreSQL has no year 0 and ends at 294276, JavaScript's
+ * dates write years past 9999 with six digits: a bound well inside both, and around every event
+ * Buddy can have stored.
+ */
+export const EXPORT_YEARS = { first: 2000, last: 2100 } as const;
+
 export const EXPORT_MESSAGES = {
   date: (field: "from" | "to") => `${field} is required, as a date: YYYY-MM-DD`,
+  year: (field: "from" | "to") =>
+    `${field} must be a date in the years ${EXPORT_YEARS.first} to ${EXPORT_YEARS.last}`,
   order: "from must not be after to",
   span: `An export covers at most ${EXPORT_MAX_DAYS} days`,
 } as const;
@@ -19,16 +28,26 @@ function isIsoDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
+/** Of a date isIsoDate accepted: its four-digit year within EXPORT_YEARS. */
+function inExportYears(value: string): boolean {
+  const year = Number(value.slice(0, 4));
+  return year >= EXPORT_YEARS.first && year <= EXPORT_YEARS.last;
+}
+
 const dateField = (field: "from" | "to") =>
   z
     .string({ error: EXPORT_MESSAGES.date(field) })
-    .refine(isIsoDate, { error: EXPORT_MESSAGES.date(field) })
-    .describe(`${field === "from" ? "First" : "Last"} day, UTC, included (YYYY-MM-DD).`);
+    .refine(isIsoDate, { error: EXPORT_MESSAGES.date(field), abort: true })
+    .refine(inExportYears, { error: EXPORT_MESSAGES.year(field), abort: true })
+    .describe(
+      `${field === "from" ? "First" : "Last"} day, UTC, included (YYYY-MM-DD), in the years ` +
+        `${EXPORT_YEARS.first} to ${EXPORT_YEARS.last}.`,
+    );
 
 export const exportQuerySchema = z
   .object({ from: dateField("from"), to: dateField("to") })
   .superRefine(({ from, to }, ctx) => {
-    if (!isIsoDate(from) || !isIsoDate(to)) return;
+    if (!isIsoDate(from) || !isIsoDate(to) || !inExportYears(from) || !inExportYears(to)) return;
     const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
     if (days < 1) ctx.addIssue({ code: "custom", message: EXPORT_MESSAGES.order, path: ["from"] });
     else if (days > EXPORT_MAX_DAYS)

@@ -31,9 +31,28 @@ function clientErrorMessage(error: FastifyError, status: number): string {
   return STATUS_MESSAGES[status] ?? "Bad request";
 }
 
+/**
+ * What describes a body rather than the answer: an error's `{message}` is JSON of its own, whatever
+ * a route had set up for the body it meant to send (a CSV's type and attachment name, the
+ * compression of a stream).
+ */
+const REPRESENTATION_HEADERS = ["content-type", "content-disposition", "content-encoding", "content-length"];
+
+/**
+ * Forgets the representation a failed answer had set. A stream handed to Fastify has its headers
+ * copied onto the raw response at once, before its first byte, and a stream that fails before
+ * sending any still reaches this handler: without this, its `{message}` would go out as
+ * `text/csv`, an attachment, and `br` that it is not.
+ */
+function forgetRepresentation(reply: FastifyReply) {
+  if (reply.raw.headersSent) return;
+  for (const name of REPRESENTATION_HEADERS) reply.removeHeader(name);
+}
+
 /** The one place that shapes error responses (ARCHITECTURE §6, CONTRACT §2). */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    forgetRepresentation(reply);
     if (error instanceof AppError) {
       if (error instanceof RateLimitedError) reply.header("Retry-After", String(error.retryAfterSeconds));
       return reply.code(error.statusCode).send({ message: error.message, ...error.extra });

@@ -2,6 +2,7 @@ import {
   CLICK_EXPORT_COLUMNS,
   CONVERSION_EXPORT_COLUMNS,
   EXPORT_MAX_DAYS,
+  EXPORT_YEARS,
   type ExportQuery,
   exportQuerySchema,
 } from "@shared/exports";
@@ -72,7 +73,8 @@ export async function exportsRoutes(app: FastifyInstance) {
               "text/csv": textBody(),
             }),
             400: errorResponse(
-              `\`from\` or \`to\` missing or not a date (YYYY-MM-DD), \`from\` after \`to\`, or more than ${EXPORT_MAX_DAYS} days.`,
+              `\`from\` or \`to\` missing or not a date (YYYY-MM-DD), outside the years ${EXPORT_YEARS.first} to ` +
+                `${EXPORT_YEARS.last}, \`from\` after \`to\`, or more than ${EXPORT_MAX_DAYS} days.`,
             ),
             401: errorResponse("No API key or session token, or one that is unknown, revoked or expired."),
             403: errorResponse("A signed-in user whose company set-up is not complete."),
@@ -83,6 +85,11 @@ export async function exportsRoutes(app: FastifyInstance) {
         const organizationId = requireOrganizationId(request);
         const { from, to } = request.query;
         const rows = exportRows(app.db, kind, organizationId, rangeOf(request.query));
+        // The first page of each direction is read before anything of the CSV answer is set: a
+        // failure there (the database away, a statement refused) is an error like any other route's,
+        // a JSON {message} without the attachment's headers. Once the file is under way, a failure
+        // can only cut it short.
+        const first = await rows.next();
         // A stream, which Fastify sends as it is: the route's 200 schema only documents it.
         return (reply as FastifyReply)
           .type("text/csv; charset=utf-8")
@@ -92,7 +99,7 @@ export async function exportsRoutes(app: FastifyInstance) {
             csvStream(
               columns,
               (async function* () {
-                for await (const row of rows) yield row.cells;
+                for (let row = first; !row.done; row = await rows.next()) yield row.value.cells;
               })(),
             ),
           );
