@@ -40,6 +40,7 @@ import { logosRoutes } from "./modules/organizations/logos.routes";
 import { organizationsRoutes } from "./modules/organizations/organizations.routes";
 import { relationshipsRoutes } from "./modules/relationships/relationships.routes";
 import { securityLogRoutes } from "./modules/security-log/security-log.routes";
+import { purgeSecurityLog } from "./modules/security-log/security-log.service";
 import { suggestionsRoutes } from "./modules/suggestions/suggestions.routes";
 import { teamRoutes } from "./modules/team/team.routes";
 import { acceptInvitationToken } from "./modules/team/team-invitations";
@@ -249,6 +250,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         onMailQueued: () => outbox.wake(),
       }),
     },
+    sweeps: [() => purgeSecurityLog(deps.db)],
   });
 
   app.decorate("config", config);

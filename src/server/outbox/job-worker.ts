@@ -90,6 +90,8 @@ export function startJobWorker(deps: {
   db: Db;
   log: FastifyBaseLogger;
   handlers: Record<JobKind, JobHandler>;
+  /** Other retention deletes run with the outbox's hourly sweep (the security log's 180 days). */
+  sweeps?: ReadonlyArray<() => Promise<unknown>>;
   options?: Partial<WorkerOptions>;
 }): JobWorker {
   const options = { ...DEFAULT_WORKER_OPTIONS, ...deps.options };
@@ -261,6 +263,7 @@ export function startJobWorker(deps: {
       sql`jobs`,
     );
     for (const handler of Object.values(handlers)) await handler.sweep?.(new Date(now));
+    for (const other of deps.sweeps ?? []) await other();
   }
 
   function wake(): void {

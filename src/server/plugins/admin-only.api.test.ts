@@ -7,6 +7,7 @@ import {
   memberships,
   organizationLogos,
   organizations,
+  securityLog,
   stripeConnections,
   teamInvitations,
   webhookEndpoints,
@@ -82,6 +83,7 @@ const ADMIN_ONLY = [
   { method: "POST", url: "/api/webhooks/:id/rotate-secret", id: "webhook" },
   { method: "POST", url: "/api/webhooks/:id/test", id: "webhook" },
   { method: "GET", url: "/api/webhooks/:id/deliveries", id: "webhook" },
+  { method: "GET", url: "/api/security-log" },
 ] as const;
 
 /** What an admin-only call could change, read back for the organization. */
@@ -98,6 +100,8 @@ async function organizationState() {
     await db.select().from(stripeConnections).where(eq(stripeConnections.organizationId, org)),
     await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, org)),
     await db.select().from(jobs).where(eq(jobs.kind, "webhook")),
+    // A refused call is not an action: nothing in the security log either.
+    await db.select().from(securityLog).where(eq(securityLog.organizationId, org)),
   ]);
 }
 

@@ -122,7 +122,7 @@ describe("services publish the Ads API's changes", () => {
       updateOrganization(
         db,
         changes,
-        { organizationId: buddy.organizationId, userId: buddy.userId },
+        { organizationId: buddy.organizationId, userId: buddy.userId, ipAddress: null },
         { name: "Invbuddy renamed", website: `https://${buddy.domain}`, description: "Renamed" },
       ),
     );
@@ -132,7 +132,10 @@ describe("services publish the Ads API's changes", () => {
       .set({ domainVerifiedAt: null, domainVerificationMethod: null })
       .where(eq(organizations.id, buddy.organizationId));
     await expectAdsChanged((changes) =>
-      markDomainProven(db, changes, buddy.organizationId, "email", buddy.domain),
+      markDomainProven(db, changes, buddy.organizationId, "email", buddy.domain, {
+        userId: buddy.userId,
+        ipAddress: null,
+      }),
     );
   });
 });

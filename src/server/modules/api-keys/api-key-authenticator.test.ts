@@ -21,6 +21,9 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
+/** Keys made here by no one in particular (their security log entries name no actor). */
+const nobody = { userId: null, ipAddress: null };
+
 /** A listener whose liveness the test decides. */
 function fakeNotifications() {
   const state = { live: true };
@@ -52,7 +55,9 @@ describe("the API key cache", () => {
       expect(await auth.authenticate(key)).toBeNull();
     expect(auth.cacheSizes().unknown).toBe(3);
 
-    const keys = await Promise.all([1, 2, 3, 4].map(() => createApiKey(database.db, organizationId, "k")));
+    const keys = await Promise.all(
+      [1, 2, 3, 4].map(() => createApiKey(database.db, organizationId, "k", nobody)),
+    );
     for (const { key } of [...keys, ...keys])
       expect(await auth.authenticate(key)).toMatchObject({ organizationId });
     expect(auth.cacheSizes().live).toBe(2);
@@ -62,7 +67,7 @@ describe("the API key cache", () => {
   it("is trusted only while notifications are live", async () => {
     const { notifications, state } = fakeNotifications();
     const auth = authenticator(notifications);
-    const { id, key } = await createApiKey(database.db, organizationId, "k");
+    const { id, key } = await createApiKey(database.db, organizationId, "k", nobody);
     expect(await auth.authenticate(key)).toMatchObject({ apiKeyId: id });
 
     // Revoked without a notification: the cache still answers while the listener says all is heard…

@@ -4,6 +4,7 @@ import { CHANNELS, type ChangeNotifications } from "../../db/change-notification
 import type { Db } from "../../db/client";
 import { hashToken } from "../../lib/tokens";
 import type { ApiKeyAuth } from "../../plugins/auth";
+import type { SecurityActor } from "../security-log/security-log.service";
 import {
   findLiveApiKey,
   isWellFormedApiKey,
@@ -127,9 +128,9 @@ export function createApiKeyAuthenticator(deps: {
     },
 
     /** CONTRACT §7: the key stops working at once, here and, through the commit's NOTIFY, everywhere. */
-    async revoke(organizationId: string, id: string): Promise<void> {
+    async revoke(organizationId: string, id: string, actor: SecurityActor): Promise<void> {
       const keyHash = await db.transaction(async (tx) => {
-        const revoked = await revokeApiKey(tx, organizationId, id);
+        const revoked = await revokeApiKey(tx, organizationId, id, actor);
         await notifications.publish(tx, CHANNELS.apiKeyRevoked, revoked);
         return revoked;
       });

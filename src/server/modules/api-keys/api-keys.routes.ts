@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireMember } from "../../plugins/auth";
+import { securityActor } from "../security-log/security-actor";
 import { createApiKey, listApiKeys } from "./api-keys.service";
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
@@ -28,7 +29,8 @@ export async function apiKeysRoutes(app: FastifyInstance) {
       schema: { body: createApiKeySchema, response: { 201: createdApiKeySchema, ...errors } },
     },
     async (request, reply) => {
-      const created = await createApiKey(app.db, requireMember(request).organizationId, request.body.name);
+      const { organizationId } = requireMember(request);
+      const created = await createApiKey(app.db, organizationId, request.body.name, securityActor(request));
       return reply.code(201).send({ ...created, message: "API key saved successfully" });
     },
   );
@@ -43,7 +45,11 @@ export async function apiKeysRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await app.apiKeys.revoke(requireMember(request).organizationId, request.params.id);
+      await app.apiKeys.revoke(
+        requireMember(request).organizationId,
+        request.params.id,
+        securityActor(request),
+      );
       return reply.code(204).send(null);
     },
   );

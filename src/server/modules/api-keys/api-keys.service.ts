@@ -5,6 +5,7 @@ import { apiKeys } from "../../db/schema";
 import { notFound } from "../../errors";
 import { generateToken, hashToken } from "../../lib/tokens";
 import type { ApiKeyAuth } from "../../plugins/auth";
+import { recordSecurityEvent, type SecurityActor } from "../security-log/security-log.service";
 
 /** lastUsed is a hint for people, not an audit log: written at most once a minute per key. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -24,28 +25,41 @@ export async function listApiKeys(db: DbOrTx, organizationId: string): Promise<A
   }));
 }
 
-/** The full key exists only in this answer; the database keeps its SHA-256. */
-export async function createApiKey(db: DbOrTx, organizationId: string, name: string) {
+/**
+ * The full key exists only in this answer; the database keeps its SHA-256. The security log's
+ * entry is written with it (CONTRACT §3).
+ */
+export async function createApiKey(db: DbOrTx, organizationId: string, name: string, actor: SecurityActor) {
   const key = `${API_KEY_PREFIX}${generateToken(32)}`;
-  const [row] = await db
-    .insert(apiKeys)
-    .values({ organizationId, name, prefix: API_KEY_PREFIX, last4: key.slice(-4), keyHash: hashToken(key) })
-    .returning({ id: apiKeys.id });
-  if (!row) throw new Error("api key insert returned nothing");
-  return { id: row.id, key };
+  const id = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(apiKeys)
+      .values({ organizationId, name, prefix: API_KEY_PREFIX, last4: key.slice(-4), keyHash: hashToken(key) })
+      .returning({ id: apiKeys.id });
+    if (!row) throw new Error("api key insert returned nothing");
+    await recordSecurityEvent(tx, actor, { action: "api_key_created", organizationId, target: name });
+    return row.id;
+  });
+  return { id, key };
 }
 
 /**
- * Revocation is for good. Returns the key's hash so the caller can drop it from every
- * instance's cache (api-key-authenticator.ts) in the same transaction.
+ * Revocation is for good, and in the security log. Returns the key's hash so the caller can drop
+ * it from every instance's cache (api-key-authenticator.ts) in the same transaction.
  */
-export async function revokeApiKey(db: DbOrTx, organizationId: string, id: string): Promise<string> {
-  const [row] = await db
+export async function revokeApiKey(
+  tx: DbOrTx,
+  organizationId: string,
+  id: string,
+  actor: SecurityActor,
+): Promise<string> {
+  const [row] = await tx
     .update(apiKeys)
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt)))
-    .returning({ keyHash: apiKeys.keyHash });
+    .returning({ keyHash: apiKeys.keyHash, name: apiKeys.name });
   if (!row) throw notFound("API key not found");
+  await recordSecurityEvent(tx, actor, { action: "api_key_revoked", organizationId, target: row.name });
   return row.keyHash;
 }
 

@@ -10,14 +10,16 @@ import { organizations } from "../../db/schema";
 import { isUniqueViolation } from "../../db/unique-violation";
 import { conflict, notFound } from "../../errors";
 import { generateToken } from "../../lib/tokens";
+import type { SecurityActor } from "../security-log/security-log.service";
 import { checkDomainNow } from "./domain-check";
+import { recordDomainProof } from "./domain-proof-log";
 import type { DomainProver } from "./domain-prover";
 
 /**
  * CONTRACT §4: the organization's own domain is proven (a takeover of an organization nobody had
  * proven). It is now claimed for good, carries the badge, publishes ads and approves members.
  * Only the domain just proven, and only once: a website changed meanwhile wins. True when a row
- * changed.
+ * changed; then the proof is in the security log, by `actor`.
  */
 export async function markDomainProven(
   db: DbOrTx,
@@ -25,6 +27,7 @@ export async function markDomainProven(
   organizationId: string,
   method: DomainProofMethod,
   provenDomain: string,
+  actor: SecurityActor,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const changed = await tx
@@ -44,9 +47,11 @@ export async function markDomainProven(
         ),
       )
       .returning({ id: organizations.id });
+    if (changed.length === 0) return false;
     // Its ads, and those it wrote for its Buddies, may be served from now on.
-    if (changed.length > 0) await changes.publish(tx, CHANNELS.adsChanged);
-    return changed.length > 0;
+    await changes.publish(tx, CHANNELS.adsChanged);
+    await recordDomainProof(tx, actor, organizationId, { domain: provenDomain, method });
+    return true;
   });
 }
 
@@ -81,13 +86,14 @@ export async function organizationDomainStatus(db: DbOrTx, organizationId: strin
  * with: its own domain is proven, or a pending website change moves the organization (domain,
  * website and the name given with it) in one conditional update. Nothing changes when the
  * challenge changed meanwhile (another website, a cancel, a concurrent check that got there
- * first). True when a row changed.
+ * first). True when a row changed; then the proof is in the security log, by `actor`.
  */
 async function applyOrganizationProof(
   db: DbOrTx,
   changes: ChangePublisher,
   organizationId: string,
   proof: { domain: string; token: string; method: DomainProofMethod },
+  actor: SecurityActor,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const changed = await tx
@@ -123,8 +129,10 @@ async function applyOrganizationProof(
         if (isUniqueViolation(error)) throw conflict(DOMAIN_MESSAGES.alreadyOnBuddy(proof.domain));
         throw error;
       });
-    if (changed.length > 0) await changes.publish(tx, CHANNELS.adsChanged);
-    return changed.length > 0;
+    if (changed.length === 0) return false;
+    await changes.publish(tx, CHANNELS.adsChanged);
+    await recordDomainProof(tx, actor, organizationId, proof);
+    return true;
   });
 }
 
@@ -135,6 +143,7 @@ async function applyOrganizationProof(
 export async function checkOrganizationDomain(
   deps: { db: DbOrTx; changes: ChangePublisher; prover: DomainProver },
   member: { organizationId: string; userId: string },
+  actor: SecurityActor,
 ): Promise<OrganizationDomainStatus> {
   /** The organization as it is now, with "verified" when nothing is left to prove. */
   const statusNow = async () => {
@@ -150,10 +159,13 @@ export async function checkOrganizationDomain(
   if (!outcome.method) {
     return { ...current, message: outcome.problem ?? DOMAIN_MESSAGES.notFound(challenge.domain) };
   }
-  const applied = await applyOrganizationProof(deps.db, deps.changes, member.organizationId, {
-    ...challenge,
-    method: outcome.method,
-  });
+  const applied = await applyOrganizationProof(
+    deps.db,
+    deps.changes,
+    member.organizationId,
+    { ...challenge, method: outcome.method },
+    actor,
+  );
   // "Verified" only for the change this check made; otherwise say what the organization is now.
   if (!applied) return statusNow();
   return {

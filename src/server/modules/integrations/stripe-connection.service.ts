@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { stripeConnections } from "../../db/schema";
 import type { SecretSealer } from "../../lib/sealed-secrets";
+import { recordSecurityEvent, type SecurityActor } from "../security-log/security-log.service";
 
 /** Where Stripe must send an organization's events: one URL per organization, to paste into Stripe. */
 export function stripeWebhookUrl(publicUrl: string, organizationId: string): string {
@@ -21,25 +22,44 @@ export async function readStripeConnection(
   return { connected: row !== undefined, webhookUrl: stripeWebhookUrl(publicUrl, organizationId) };
 }
 
-/** Connecting again replaces the secret (Stripe rolls secrets); it is kept sealed, never shown. */
+/**
+ * Connecting again replaces the secret (Stripe rolls secrets); it is kept sealed, never shown.
+ * Each connection is in the security log (CONTRACT §3).
+ */
 export async function connectStripe(
   db: DbOrTx,
   sealer: SecretSealer,
   organizationId: string,
   webhookSecret: string,
+  actor: SecurityActor,
 ): Promise<void> {
   const sealed = sealer.seal(webhookSecret);
-  await db
-    .insert(stripeConnections)
-    .values({ organizationId, webhookSecretSealed: sealed })
-    .onConflictDoUpdate({
-      target: stripeConnections.organizationId,
-      set: { webhookSecretSealed: sealed, connectedAt: new Date() },
-    });
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(stripeConnections)
+      .values({ organizationId, webhookSecretSealed: sealed })
+      .onConflictDoUpdate({
+        target: stripeConnections.organizationId,
+        set: { webhookSecretSealed: sealed, connectedAt: new Date() },
+      });
+    await recordSecurityEvent(tx, actor, { action: "stripe_connected", organizationId });
+  });
 }
 
-export async function disconnectStripe(db: DbOrTx, organizationId: string): Promise<void> {
-  await db.delete(stripeConnections).where(eq(stripeConnections.organizationId, organizationId));
+/** In the security log when there was a connection to end. */
+export async function disconnectStripe(
+  db: DbOrTx,
+  organizationId: string,
+  actor: SecurityActor,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const ended = await tx
+      .delete(stripeConnections)
+      .where(eq(stripeConnections.organizationId, organizationId))
+      .returning({ organizationId: stripeConnections.organizationId });
+    if (ended.length > 0)
+      await recordSecurityEvent(tx, actor, { action: "stripe_disconnected", organizationId });
+  });
 }
 
 /** The organization's signing secret, or null when it has none this deployment can open. */

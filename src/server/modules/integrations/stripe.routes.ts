@@ -10,6 +10,7 @@ import { requireMember } from "../../plugins/auth";
 import { API_TAGS } from "../../plugins/openapi";
 import { errorResponse } from "../../plugins/openapi-responses";
 import { keepRawJsonBody } from "../../plugins/raw-json-body";
+import { securityActor } from "../security-log/security-actor";
 import {
   connectStripe,
   disconnectStripe,
@@ -71,7 +72,7 @@ export async function stripeRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { organizationId } = requireMember(request);
-      await connectStripe(app.db, sealer, organizationId, request.body.webhookSecret);
+      await connectStripe(app.db, sealer, organizationId, request.body.webhookSecret, securityActor(request));
       return readStripeConnection(app.db, publicUrl, organizationId);
     },
   );
@@ -80,7 +81,7 @@ export async function stripeRoutes(app: FastifyInstance) {
     path,
     { config: { access: "admin" }, schema: { response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await disconnectStripe(app.db, requireMember(request).organizationId);
+      await disconnectStripe(app.db, requireMember(request).organizationId, securityActor(request));
       return reply.code(204).send(null);
     },
   );

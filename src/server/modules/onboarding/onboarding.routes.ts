@@ -1,16 +1,21 @@
 import { userSchema } from "@shared/auth";
 import { errorBodySchema } from "@shared/http";
 import { onboardingSchema } from "@shared/onboarding";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireAuth } from "../../plugins/auth";
+import { securityActor } from "../security-log/security-actor";
 import { cancelDomainClaim, checkDomainClaim, completeOnboarding } from "./onboarding.service";
 
 const resultSchema = z.object({ user: userSchema, message: z.string() });
 
 export async function onboardingRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const caller = (request: FastifyRequest) => ({
+    email: requireAuth(request).email,
+    ...securityActor(request),
+  });
   const deps = () => ({
     db: app.db,
     changes: app.notifications,
@@ -38,7 +43,7 @@ export async function onboardingRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const result = await completeOnboarding(deps(), requireAuth(request), request.body);
+      const result = await completeOnboarding(deps(), caller(request), request.body);
       return reply.code(result.status).send({ user: result.user, message: result.message });
     },
   );
@@ -61,7 +66,7 @@ export async function onboardingRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const auth = requireAuth(request);
+      const auth = caller(request);
       // Each check fetches a site: limited per client as /api/metadata is, beside the spacing.
       await app.outboundRateLimiter.consume({ action: "domain-check", ip: request.ip });
       const result = await checkDomainClaim(deps(), auth);

@@ -92,7 +92,8 @@ export type OnboardingDeps = {
   /** Keys of an organization that changed hands, revoked in its transaction (now committed). */
   onApiKeysRevoked: (keyHashes: readonly string[]) => void;
 };
-type Auth = { userId: string; email: string };
+/** The signed-in user, and the client address a proof made now is logged with (CONTRACT §3). */
+type Auth = { userId: string; email: string; ipAddress: string | null };
 
 async function assertNoOrganizationYet(db: DbOrTx, userId: string) {
   const [active] = await db
@@ -264,7 +265,7 @@ async function takeOver(
         updatedAt: new Date(),
       })
       .where(eq(organizations.id, existing.id));
-    await markDomainProven(tx, deps.changes, existing.id, method, domain);
+    await markDomainProven(tx, deps.changes, existing.id, method, domain, auth);
     const { revokedKeyHashes } = await endPreviousHolders(tx, deps.changes, existing.id);
     // Any earlier request to join another organization, or claim, is void once the user has their own.
     await tx

@@ -13,6 +13,7 @@ import { badRequest } from "../../errors";
 import { OutboundFetchError } from "../../lib/safe-fetch";
 import { requireMember } from "../../plugins/auth";
 import { checkOrganizationDomain, organizationDomainStatus } from "../domain-control/domain-control.service";
+import { securityActor } from "../security-log/security-actor";
 import {
   cancelPendingDomain,
   getOrganization,
@@ -50,10 +51,10 @@ export async function organizationsRoutes(app: FastifyInstance) {
         response: { 200: organizationSchema, 409: errorBodySchema, ...errors },
       },
     },
-    async (request) =>
-      toOwnOrganization(
-        await updateOrganization(app.db, app.notifications, requireMember(request), request.body),
-      ),
+    async (request) => {
+      const actor = { organizationId: requireMember(request).organizationId, ...securityActor(request) };
+      return toOwnOrganization(await updateOrganization(app.db, app.notifications, actor, request.body));
+    },
   );
 
   // Settings → "Keep DOMAIN": drops a website change that waits for its domain to be proven.
@@ -92,6 +93,7 @@ export async function organizationsRoutes(app: FastifyInstance) {
       return checkOrganizationDomain(
         { db: app.db, changes: app.notifications, prover: app.domainProver },
         member,
+        securityActor(request),
       );
     },
   );

@@ -9,6 +9,7 @@ import { isUniqueViolation } from "../../db/unique-violation";
 import { badRequest, conflict, notFound } from "../../errors";
 import { generateToken } from "../../lib/tokens";
 import { categoryName } from "../catalog/catalog-lookup";
+import { recordDomainProof } from "../domain-control/domain-proof-log";
 import { emailProvesDomain } from "../domain-control/email-proof";
 import { verifiedEmailOf } from "../domain-control/verified-email";
 
@@ -97,7 +98,7 @@ function raise(): never {
 export async function updateOrganization(
   db: DbOrTx,
   changes: ChangePublisher,
-  actor: { organizationId: string; userId: string },
+  actor: { organizationId: string; userId: string; ipAddress: string | null },
   input: UpdateOrganizationInput,
 ): Promise<OrganizationRow> {
   const { organizationId } = actor;
@@ -148,6 +149,9 @@ export async function updateOrganization(
       });
     if (!row) throw notFound("Organization not found");
     await changes.publish(tx, CHANNELS.adsChanged);
+    // A move to a domain the admin's own address proves is a proof (CONTRACT §3's security log).
+    if (move.domainVerifiedAt)
+      await recordDomainProof(tx, actor, organizationId, { domain, method: "email" });
     return row;
   });
 }

@@ -45,17 +45,31 @@ export async function recordSecurityEvent(db: DbOrTx, actor: SecurityActor, even
   });
 }
 
+/**
+ * An entry's time to the microsecond, as the database keeps it. A JavaScript Date keeps
+ * milliseconds: a cursor made from one would skip the older entries of the same millisecond.
+ */
+const exactTime = sql<string>`to_char(${securityLog.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const EXACT_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+type Cursor = { at: string; id: string };
+
 /** Cursor of a page: the last entry's time and id, so entries written meanwhile shift nothing. */
-function encodeCursor(entry: { createdAt: Date; id: string }) {
-  return Buffer.from(JSON.stringify([entry.createdAt.toISOString(), entry.id])).toString("base64url");
+function encodeCursor(entry: Cursor) {
+  return Buffer.from(JSON.stringify([entry.at, entry.id])).toString("base64url");
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+/** Refuses anything but a time this service could have written (a real date) and an id. */
+function decodeCursor(cursor: string): Cursor {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    const createdAt = new Date(String(at));
-    if (typeof id !== "string" || Number.isNaN(createdAt.getTime())) throw new Error("bad cursor");
-    return { createdAt, id };
+    if (typeof at !== "string" || typeof id !== "string" || !EXACT_TIME.test(at))
+      throw new Error("bad cursor");
+    const date = new Date(at);
+    if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 23) !== at.slice(0, 23)) {
+      throw new Error("bad cursor");
+    }
+    return { at, id };
   } catch {
     throw badRequest("Invalid cursor");
   }
@@ -77,6 +91,7 @@ export async function listSecurityLog(
       target: securityLog.target,
       ipAddress: securityLog.ipAddress,
       createdAt: securityLog.createdAt,
+      at: exactTime,
     })
     .from(securityLog)
     .where(
@@ -85,8 +100,8 @@ export async function listSecurityLog(
         sql`${securityLog.createdAt} > now() - make_interval(days => ${SECURITY_LOG_RETENTION_DAYS})`,
         cursor
           ? or(
-              lt(securityLog.createdAt, cursor.createdAt),
-              and(eq(securityLog.createdAt, cursor.createdAt), lt(securityLog.id, cursor.id)),
+              lt(securityLog.createdAt, sql`${cursor.at}::timestamptz`),
+              and(eq(securityLog.createdAt, sql`${cursor.at}::timestamptz`), lt(securityLog.id, cursor.id)),
             )
           : undefined,
       ),
@@ -95,7 +110,14 @@ export async function listSecurityLog(
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  const entries: SecurityLogEntry[] = page.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+  const entries: SecurityLogEntry[] = page.map((row) => ({
+    id: row.id,
+    action: row.action,
+    actorEmail: row.actorEmail,
+    target: row.target,
+    ipAddress: row.ipAddress,
+    createdAt: row.createdAt.toISOString(),
+  }));
   return { entries, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
 }
 

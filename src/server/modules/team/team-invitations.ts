@@ -3,8 +3,12 @@ import { and, eq, gt, isNull, ne } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { memberships, teamInvitations } from "../../db/schema";
 import { generateToken, hashToken } from "../../lib/tokens";
+import { recordSecurityEvent } from "../security-log/security-log.service";
 
 type Role = "admin" | "member";
+
+/** How the security log names a person with a role in the team: `bob@acme.com (admin)`. */
+export const roleTarget = (email: string, role: Role) => `${email} (${role})`;
 
 export const invitationExpiry = (now = Date.now()) =>
   new Date(now + INVITATION_TTL_DAYS * 24 * 60 * 60 * 1000);
@@ -41,11 +45,12 @@ async function joinOrganization(tx: DbOrTx, userId: string, organizationId: stri
 /**
  * Sign-up or sign-in through an invitation link: the token is single-use, unexpired and issued
  * for this very address (a forwarded link does not let someone else in). Returns whether the user
- * joined.
+ * joined; joining is in the inviting organization's security log, by the person who joined, from
+ * the client address of their sign-up or sign-in.
  */
 export async function acceptInvitationToken(
   tx: DbOrTx,
-  input: { token: string; userId: string; email: string },
+  input: { token: string; userId: string; email: string; ipAddress: string | null },
 ): Promise<boolean> {
   // Someone already active elsewhere keeps that organization; the invitation stays open.
   const [active] = await tx
@@ -68,5 +73,14 @@ export async function acceptInvitationToken(
     .returning();
   if (!invitation) return false;
   await joinOrganization(tx, input.userId, invitation.organizationId, invitation.role);
+  await recordSecurityEvent(
+    tx,
+    { userId: input.userId, ipAddress: input.ipAddress },
+    {
+      action: "invitation_accepted",
+      organizationId: invitation.organizationId,
+      target: roleTarget(input.email, invitation.role),
+    },
+  );
   return true;
 }

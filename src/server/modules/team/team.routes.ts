@@ -9,6 +9,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireMember } from "../../plugins/auth";
+import { securityActor } from "../security-log/security-actor";
 import {
   approveTeamMember,
   assertMayInvite,
@@ -64,7 +65,7 @@ export async function teamRoutes(app: FastifyInstance) {
         ip: request.ip,
         address: request.body.email,
       });
-      const member = await inviteTeamMember(deps, auth, request.body);
+      const member = await inviteTeamMember(deps, auth, request.body, securityActor(request));
       return reply.code(201).send({ message: TEAM_MESSAGES.invitationSent, member });
     },
   );
@@ -76,7 +77,8 @@ export async function teamRoutes(app: FastifyInstance) {
       schema: { params: idParamsSchema, response: { 200: memberResult, ...errors } },
     },
     async (request) => {
-      const member = await approveTeamMember(deps, requireMember(request).organizationId, request.params.id);
+      const { organizationId } = requireMember(request);
+      const member = await approveTeamMember(deps, organizationId, request.params.id, securityActor(request));
       return { message: TEAM_MESSAGES.approved, member };
     },
   );
@@ -93,7 +95,13 @@ export async function teamRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { organizationId } = requireMember(request);
-      const member = await changeTeamMemberRole(app.db, organizationId, request.params.id, request.body.role);
+      const member = await changeTeamMemberRole(
+        app.db,
+        organizationId,
+        request.params.id,
+        request.body.role,
+        securityActor(request),
+      );
       return { message: TEAM_MESSAGES.roleChanged, member };
     },
   );
@@ -105,7 +113,8 @@ export async function teamRoutes(app: FastifyInstance) {
       schema: { params: idParamsSchema, response: { 204: z.null(), ...errors } },
     },
     async (request, reply) => {
-      await removeTeamMember(app.db, requireMember(request).organizationId, request.params.id);
+      const { organizationId } = requireMember(request);
+      await removeTeamMember(app.db, organizationId, request.params.id, securityActor(request));
       return reply.code(204).send(null);
     },
   );

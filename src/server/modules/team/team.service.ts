@@ -9,7 +9,8 @@ import { enqueueMail } from "../../mail/mail-jobs";
 import { invitationMail, membershipApprovedMail } from "../../mail/team-mails";
 import type { MemberAuth } from "../../plugins/auth";
 import { revokeAllSessions } from "../auth/sessions";
-import { invitationExpiry, newInvitationToken } from "./team-invitations";
+import { recordSecurityEvent, type SecurityActor } from "../security-log/security-log.service";
+import { invitationExpiry, newInvitationToken, roleTarget } from "./team-invitations";
 
 export type TeamDeps = { db: Db; publicUrl: string; onMailQueued: () => void };
 
@@ -98,6 +99,7 @@ export async function inviteTeamMember(
   deps: TeamDeps,
   auth: MemberAuth,
   input: InviteTeamMemberInput,
+  actor: SecurityActor,
 ): Promise<TeamMember> {
   assertMayInvite(auth, input.role);
   const email = normalizeEmail(input.email);
@@ -152,6 +154,11 @@ export async function inviteTeamMember(
           .values({ ...values, organizationId: auth.organizationId, email })
           .returning();
     if (!invitation) throw conflict(TEAM_MESSAGES.alreadyInTeam);
+    await recordSecurityEvent(tx, actor, {
+      action: "invitation_sent",
+      organizationId: auth.organizationId,
+      target: roleTarget(email, input.role),
+    });
     await enqueueMail(
       tx,
       invitationMail(email, {
@@ -218,6 +225,7 @@ export async function approveTeamMember(
   deps: TeamDeps,
   organizationId: string,
   id: string,
+  actor: SecurityActor,
 ): Promise<TeamMember> {
   const approved = await deps.db.transaction(async (tx) => {
     const member = await findMember(tx, organizationId, id);
@@ -244,6 +252,7 @@ export async function approveTeamMember(
       .limit(1);
     if (elsewhere) throw conflict(TEAM_MESSAGES.memberInOtherOrganization);
     await tx.update(memberships).set({ status: "active" }).where(eq(memberships.id, member.id));
+    await recordSecurityEvent(tx, actor, { action: "member_approved", organizationId, target: member.email });
     const [organization] = await tx
       .select({ name: organizations.name })
       .from(organizations)
@@ -267,6 +276,7 @@ export async function changeTeamMemberRole(
   organizationId: string,
   id: string,
   role: "admin" | "member",
+  actor: SecurityActor,
 ): Promise<TeamMember> {
   return db.transaction(async (tx) => {
     const member = await findMember(tx, organizationId, id);
@@ -276,15 +286,26 @@ export async function changeTeamMemberRole(
       await assertAnotherAdmin(tx, organizationId, member.id);
     }
     await tx.update(memberships).set({ role }).where(eq(memberships.id, member.id));
+    await recordSecurityEvent(tx, actor, {
+      action: "role_changed",
+      organizationId,
+      target: roleTarget(member.email, role),
+    });
     return toMember({ ...member, role });
   });
 }
 
 /**
  * Removes a member, declines a request to join, or withdraws an invitation. A removed member's
- * sessions are revoked in the same transaction: their next request gets 401.
+ * sessions are revoked in the same transaction: their next request gets 401. A membership that
+ * ends, active or pending, is in the security log; a withdrawn invitation admitted no one.
  */
-export async function removeTeamMember(db: Db, organizationId: string, id: string): Promise<void> {
+export async function removeTeamMember(
+  db: Db,
+  organizationId: string,
+  id: string,
+  actor: SecurityActor,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const member = await findMember(tx, organizationId, id);
     if (!member) {
@@ -305,6 +326,7 @@ export async function removeTeamMember(db: Db, organizationId: string, id: strin
       await assertAnotherAdmin(tx, organizationId, member.id);
     }
     await tx.delete(memberships).where(eq(memberships.id, member.id));
+    await recordSecurityEvent(tx, actor, { action: "member_removed", organizationId, target: member.email });
     if (member.status === "active") await revokeAllSessions(tx, member.userId);
   });
 }

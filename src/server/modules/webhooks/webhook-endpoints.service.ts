@@ -8,11 +8,12 @@ import {
   type WebhookEvent,
 } from "@shared/webhooks";
 import { and, count, eq, sql } from "drizzle-orm";
-import { type Db, rowsOf } from "../../db/client";
+import { type Db, type DbOrTx, rowsOf } from "../../db/client";
 import { jobs, webhookEndpoints } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
 import { outboundUrlProblem } from "../../lib/safe-fetch";
 import type { SecretSealer } from "../../lib/sealed-secrets";
+import { recordSecurityEvent, type SecurityActor } from "../security-log/security-log.service";
 import { queueTestMessage } from "./webhook-events";
 import { generateWebhookSecret, PREVIOUS_SECRET_MS, sealedSecret } from "./webhook-secrets";
 
@@ -52,6 +53,17 @@ function checkUrl(url: string, allowPrivate: boolean): string {
   throw badRequest(WEBHOOK_MESSAGES.url);
 }
 
+/** CONTRACT §3: what an admin did to an endpoint, in the security log, named by its URL. */
+function logEndpointChange(
+  tx: DbOrTx,
+  actor: SecurityActor,
+  organizationId: string,
+  action: "webhook_created" | "webhook_updated" | "webhook_secret_rotated" | "webhook_deleted",
+  url: string,
+) {
+  return recordSecurityEvent(tx, actor, { action, organizationId, target: url });
+}
+
 async function findEndpoint(db: Db, organizationId: string, id: string): Promise<EndpointRow> {
   const [row] = await db
     .select()
@@ -75,6 +87,7 @@ export async function createEndpoint(
   { db, sealer, allowPrivate }: EndpointContext,
   organizationId: string,
   input: { url: string; events: WebhookEvent[] } & Pick<CreateWebhookInput, "url">,
+  actor: SecurityActor,
 ): Promise<WebhookEndpoint & { secret: string }> {
   const url = checkUrl(input.url, allowPrivate);
   const secret = generateWebhookSecret();
@@ -95,43 +108,63 @@ export async function createEndpoint(
       .values({ organizationId, url, events: input.events, ...sealedSecret(sealer, secret) })
       .returning();
     if (!inserted) throw new Error("webhook endpoint insert returned nothing");
+    await logEndpointChange(tx, actor, organizationId, "webhook_created", inserted.url);
     return inserted;
   });
   return { ...toEndpoint(row), secret };
 }
 
+/** A changed URL is logged as the old one and the new: where the messages went, and go now. */
 export async function updateEndpoint(
   { db, allowPrivate }: EndpointContext,
   organizationId: string,
   id: string,
   input: { url?: string; events?: WebhookEvent[]; enabled?: boolean } & Pick<UpdateWebhookInput, "url">,
+  actor: SecurityActor,
 ): Promise<WebhookEndpoint> {
   const url = input.url === undefined ? undefined : checkUrl(input.url, allowPrivate);
-  const [row] = await db
-    .update(webhookEndpoints)
-    .set({
-      ...(url !== undefined ? { url } : {}),
-      ...(input.events !== undefined ? { events: input.events } : {}),
-      // Enabled again, or disabled by an admin: a fresh start, and no reason of Buddy's shown.
-      ...(input.enabled !== undefined
-        ? { enabled: input.enabled, failingSince: null, disabledReason: null }
-        : {}),
-      updatedAt: new Date(),
-    })
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, organizationId)))
-    .returning();
-  if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
-  return toEndpoint(row);
+  const mine = and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, organizationId));
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ url: webhookEndpoints.url })
+      .from(webhookEndpoints)
+      .where(mine)
+      .for("update");
+    if (!before) throw notFound(WEBHOOK_MESSAGES.notFound);
+    const [row] = await tx
+      .update(webhookEndpoints)
+      .set({
+        ...(url !== undefined ? { url } : {}),
+        ...(input.events !== undefined ? { events: input.events } : {}),
+        // Enabled again, or disabled by an admin: a fresh start, and no reason of Buddy's shown.
+        ...(input.enabled !== undefined
+          ? { enabled: input.enabled, failingSince: null, disabledReason: null }
+          : {}),
+        updatedAt: new Date(),
+      })
+      .where(mine)
+      .returning();
+    if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
+    const target = before.url === row.url ? row.url : `${before.url} → ${row.url}`;
+    await logEndpointChange(tx, actor, organizationId, "webhook_updated", target);
+    return toEndpoint(row);
+  });
 }
 
 /** Its messages still waiting go with it. */
-export async function deleteEndpoint(db: Db, organizationId: string, id: string): Promise<void> {
+export async function deleteEndpoint(
+  db: Db,
+  organizationId: string,
+  id: string,
+  actor: SecurityActor,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const [row] = await tx
       .delete(webhookEndpoints)
       .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, organizationId)))
-      .returning({ id: webhookEndpoints.id });
+      .returning({ url: webhookEndpoints.url });
     if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
+    await logEndpointChange(tx, actor, organizationId, "webhook_deleted", row.url);
     await tx
       .delete(jobs)
       .where(and(eq(jobs.kind, "webhook"), eq(jobs.partitionKey, id), eq(jobs.status, "pending")));
@@ -147,20 +180,24 @@ export async function rotateSecret(
   { db, sealer }: EndpointContext,
   organizationId: string,
   id: string,
+  actor: SecurityActor,
   now = new Date(),
 ): Promise<{ secret: string }> {
   const secret = generateWebhookSecret();
-  const [row] = await db
-    .update(webhookEndpoints)
-    .set({
-      previousSecretSealed: sql`${webhookEndpoints.secretSealed}`,
-      previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_MS),
-      ...sealedSecret(sealer, secret),
-      updatedAt: now,
-    })
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, organizationId)))
-    .returning({ id: webhookEndpoints.id });
-  if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(webhookEndpoints)
+      .set({
+        previousSecretSealed: sql`${webhookEndpoints.secretSealed}`,
+        previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_MS),
+        ...sealedSecret(sealer, secret),
+        updatedAt: now,
+      })
+      .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, organizationId)))
+      .returning({ url: webhookEndpoints.url });
+    if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
+    await logEndpointChange(tx, actor, organizationId, "webhook_secret_rotated", row.url);
+  });
   return { secret };
 }
 

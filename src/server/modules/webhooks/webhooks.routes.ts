@@ -12,6 +12,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireMember } from "../../plugins/auth";
+import { securityActor } from "../security-log/security-actor";
 import {
   createEndpoint,
   deleteEndpoint,
@@ -61,7 +62,8 @@ export async function webhooksRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const created = await createEndpoint(context, requireMember(request).organizationId, request.body);
+      const { organizationId } = requireMember(request);
+      const created = await createEndpoint(context, organizationId, request.body, securityActor(request));
       return reply.code(201).send(created);
     },
   );
@@ -78,7 +80,13 @@ export async function webhooksRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      updateEndpoint(context, requireMember(request).organizationId, request.params.id, request.body),
+      updateEndpoint(
+        context,
+        requireMember(request).organizationId,
+        request.params.id,
+        request.body,
+        securityActor(request),
+      ),
   );
 
   r.delete(
@@ -92,7 +100,8 @@ export async function webhooksRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await deleteEndpoint(app.db, requireMember(request).organizationId, request.params.id);
+      const { organizationId } = requireMember(request);
+      await deleteEndpoint(app.db, organizationId, request.params.id, securityActor(request));
       return reply.code(204).send(null);
     },
   );
@@ -108,7 +117,8 @@ export async function webhooksRoutes(app: FastifyInstance) {
         response: { 200: rotatedSecretSchema, ...errors },
       },
     },
-    async (request) => rotateSecret(context, requireMember(request).organizationId, request.params.id),
+    async (request) =>
+      rotateSecret(context, requireMember(request).organizationId, request.params.id, securityActor(request)),
   );
 
   r.post(
