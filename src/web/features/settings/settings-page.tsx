@@ -7,10 +7,15 @@ import { BillingPanel } from "@/features/settings/billing/billing-panel";
 import { InstallPanel } from "@/features/settings/install/install-panel";
 import { NotificationsPanel } from "@/features/settings/notifications/notifications-panel";
 import { OrganizationProfile } from "@/features/settings/profile/organization-profile";
+import { SecurityLogPanel } from "@/features/settings/security-log/security-log-panel";
 import { TeamPanel } from "@/features/settings/team/team-panel";
 import { WebhooksPanel } from "@/features/settings/webhooks/webhooks-panel";
+import { useCurrentUser } from "@/lib/session";
 
-/** SPEC §2 Settings: six tabs, picked by `?tab=` (default profile). */
+/**
+ * SPEC §2 Settings: six tabs, picked by `?tab=` (default profile), and for admins a seventh, the
+ * security log (CONTRACT §3), which a password-changed mail links to (`?tab=security-log`).
+ */
 const TABS = [
   { value: "profile", label: "Profile" },
   { value: "team", label: "Team" },
@@ -18,15 +23,17 @@ const TABS = [
   { value: "api", label: "API Keys & Webhooks" },
   { value: "billing", label: "Billing" },
   { value: "notifications", label: "Notifications" },
+  { value: "security-log", label: "Security log", adminOnly: true },
 ] as const;
 type SettingsTab = (typeof TABS)[number]["value"];
 
 /** SPEC §2: the profile tab is also called general or organization. */
 const TAB_ALIASES: Record<string, SettingsTab> = { general: "profile", organization: "profile" };
 
-function parseTab(value: string | null): SettingsTab {
+/** The tab `value` names among those shown; anything else (a member's `security-log`) is the profile. */
+function parseTab(value: string | null, shown: readonly { value: SettingsTab }[]): SettingsTab {
   if (!value) return "profile";
-  return TABS.find((tab) => tab.value === value)?.value ?? TAB_ALIASES[value] ?? "profile";
+  return shown.find((tab) => tab.value === value)?.value ?? TAB_ALIASES[value] ?? "profile";
 }
 
 const PANELS: Record<SettingsTab, ReactNode> = {
@@ -42,16 +49,20 @@ const PANELS: Record<SettingsTab, ReactNode> = {
   ),
   billing: <BillingPanel />,
   notifications: <NotificationsPanel />,
+  "security-log": <SecurityLogPanel />,
 };
 
 export function SettingsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const tab = parseTab(searchParams.get("tab"));
+  const { user } = useCurrentUser();
+  const isAdmin = user?.role === "admin";
+  const shown = TABS.filter((tab) => !("adminOnly" in tab) || isAdmin);
+  const tab = parseTab(searchParams.get("tab"), shown);
 
   const selectTab = (value: string) =>
     setSearchParams(
       (params) => {
-        params.set("tab", parseTab(value));
+        params.set("tab", parseTab(value, shown));
         return params;
       },
       { replace: true },
@@ -62,14 +73,14 @@ export function SettingsPage() {
       <PageHeader title="Settings" />
       <Tabs value={tab} onValueChange={selectTab} className="gap-4">
         <TabsList className="h-auto w-full flex-wrap justify-start sm:w-fit">
-          {TABS.map(({ value, label }) => (
-            // Fixed height: on a narrow screen the six tabs wrap onto a second row.
+          {shown.map(({ value, label }) => (
+            // Fixed height: on a narrow screen the tabs wrap onto a second row.
             <TabsTrigger key={value} value={value} className="h-8 flex-none">
               {label}
             </TabsTrigger>
           ))}
         </TabsList>
-        {TABS.map(({ value }) => (
+        {shown.map(({ value }) => (
           <TabsContent key={value} value={value}>
             {PANELS[value]}
           </TabsContent>
