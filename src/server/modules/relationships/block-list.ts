@@ -1,4 +1,4 @@
-import { and, eq, or } from "drizzle-orm";
+import { and, eq, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { relationships } from "../../db/schema";
 
@@ -39,4 +39,17 @@ export async function isBlockedPair(db: DbOrTx, one: string, other: string): Pro
     )
     .limit(1);
   return Boolean(row);
+}
+
+/**
+ * The ids `blockedOrganizationIds` answers, as a subquery (one column, `organization_id`) for a
+ * statement that needs them inside itself rather than a round trip before it. `organizationId` is
+ * a value or a column of the outer statement (then the subquery is correlated with it).
+ */
+export function blockedOrganizationsSql(organizationId: string | SQLWrapper): SQL {
+  return sql`select case when ${relationships.sourceOrgId} = ${organizationId}
+      then ${relationships.targetOrgId} else ${relationships.sourceOrgId} end as organization_id
+    from ${relationships}
+    where ${relationships.type} = 'competitor' and ${relationships.status} = 'active'
+      and (${relationships.sourceOrgId} = ${organizationId} or ${relationships.targetOrgId} = ${organizationId})`;
 }

@@ -1,5 +1,5 @@
 import { urlIsOnDomain } from "@shared/website";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
@@ -7,6 +7,7 @@ import { CHANNELS, type ChangeNotifications } from "../../../db/change-notificat
 import type { Db } from "../../../db/client";
 import { collateral, organizations } from "../../../db/schema";
 import { type CommittedBatch, createGroupCommit, type Refusal } from "../../../lib/group-commit";
+import { blockedOrganizationsSql } from "../../relationships/block-list";
 import { landingUrl, type TrackedLink } from "../links/link-signature";
 import { linkCounts } from "../links/live-ads";
 import { createClickClassifier } from "./click-classifier";
@@ -44,6 +45,18 @@ const authors = alias(organizations, "author");
 /** Hosts compare without a leading www., as domains do everywhere else (CONTRACT §4). */
 const bareHost = (host: string) => host.toLowerCase().replace(/^www\./, "");
 
+/** What a followed link needs to know of its ad, kept in memory per collateral. */
+type AdOwner = {
+  host: string;
+  organizationId: string;
+  /** Live: neither a draft nor written by an unproven author (links/live-ads.ts). */
+  counts: boolean;
+  /** The organizations on either side of the advertiser's block list: their links count nothing. */
+  blocked: ReadonlySet<string>;
+};
+/** Most advertisers block nobody: they share one empty set. */
+const NOBODY: ReadonlySet<string> = new Set();
+
 /**
  * The redirect path: link lookups from memory, a verdict per hit, the click committed to the
  * shared database by group commit, then the landing URL with its bclickid (a person's hit only).
@@ -65,14 +78,16 @@ export function createClickTracker(deps: {
   });
   const classify = createClickClassifier({ redis: deps.redis });
   const hashVisitor = createVisitorHasher(deps.visitorSalts);
-  // A collateral's host, status and author's proof rarely change. A change is announced to every
-  // instance like any change of collateral or organization (the ads' channel); the minute's expiry
-  // bounds a missed announcement.
-  const collateralHosts = new LRUCache<string, { host: string; organizationId: string; counts: boolean }>({
-    max: 50_000,
-    ttl: 60_000,
-  });
-  const forgetHosts = () => collateralHosts.clear();
+  // A collateral's host, status, author's proof and its advertiser's block list rarely change. A
+  // change is announced to every instance like any change of collateral, organization or
+  // relationship (the ads' channel); the minute's expiry bounds a missed announcement. An entry
+  // read while a change was announced is not kept: it may hold what the change replaced.
+  const collateralHosts = new LRUCache<string, AdOwner>({ max: 50_000, ttl: 60_000 });
+  let generation = 0;
+  const forgetHosts = () => {
+    generation++;
+    collateralHosts.clear();
+  };
   deps.notifications?.subscribe(CHANNELS.adsChanged, { onNotify: forgetHosts, onGap: forgetHosts });
 
   // Links are followed many times: their target is parsed once (host, and the landing URL
@@ -104,7 +119,8 @@ export function createClickTracker(deps: {
     return parsed || null;
   }
 
-  async function loadCollateralHost(id: string) {
+  async function loadCollateralHost(id: string): Promise<AdOwner | null> {
+    const seen = generation;
     const [row] = await db
       .select({
         ctaUrl: collateral.ctaUrl,
@@ -112,6 +128,8 @@ export function createClickTracker(deps: {
         status: collateral.status,
         domain: organizations.domain,
         authorVerifiedAt: authors.domainVerifiedAt,
+        // CONTRACT §5: a click between a pair either of which blocks the other counts nothing.
+        blocked: sql<string[]>`array(${blockedOrganizationsSql(collateral.organizationId)})`,
       })
       .from(collateral)
       .innerJoin(organizations, eq(organizations.id, collateral.organizationId))
@@ -120,21 +138,23 @@ export function createClickTracker(deps: {
       .limit(1);
     if (!row) return null;
     // CONTRACT §5: an ad that no longer points at its company's own site is followed nowhere.
-    const value = urlIsOnDomain(row.ctaUrl, row.domain)
+    const value: AdOwner = urlIsOnDomain(row.ctaUrl, row.domain)
       ? {
           host: bareHost(new URL(row.ctaUrl).hostname),
           organizationId: row.organizationId,
           counts: linkCounts({ status: row.status, authorProven: row.authorVerifiedAt !== null }),
+          blocked: row.blocked.length > 0 ? new Set(row.blocked) : NOBODY,
         }
-      : { host: "", organizationId: "", counts: false };
-    collateralHosts.set(id, value);
+      : { host: "", organizationId: "", counts: false, blocked: NOBODY };
+    if (generation === seen) collateralHosts.set(id, value);
     return value;
   }
 
   /**
    * Null when the link may not be followed: its url is not the collateral's call-to-action host.
-   * A link whose ad is not live (a draft, an unproven author) still takes the reader to the
-   * page, but records nothing and carries no click id a lead could be recorded with.
+   * A link whose ad is not live (a draft, an unproven author), or that a sharer blocked by the
+   * advertiser, or blocking it, had kept, still takes the reader to the page, but records nothing
+   * and carries no click id a lead could be recorded with.
    */
   async function follow(link: TrackedLink, hit: Hit, shortCode: string | null): Promise<string | null> {
     const target = parseTarget(link.url);
@@ -142,7 +162,7 @@ export function createClickTracker(deps: {
     // From memory without a promise: most clicks follow links already seen.
     const owner = collateralHosts.get(link.collateralId) ?? (await loadCollateralHost(link.collateralId));
     if (!owner || owner.organizationId !== link.targetOrgId || owner.host !== target.host) return null;
-    if (!owner.counts) return target.landingWithoutId;
+    if (!owner.counts || owner.blocked.has(link.sourceOrgId)) return target.landingWithoutId;
 
     const now = Date.now();
     const visitorHash = hashVisitor(hit.ip, hit.userAgent, now);

@@ -2,6 +2,7 @@ import type { Activity, DailyMetrics } from "@shared/tracking";
 import { and, eq, gte, or, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../../db/client";
 import { clickEvents, conversions, organizations, pairDailyStats, relationships } from "../../../db/schema";
+import { blockedOrganizationsSql } from "../../relationships/block-list";
 
 const DAY_MS = 86_400_000;
 
@@ -46,33 +47,43 @@ export async function dailyMetrics(
  * The latest verified clicks and leads in both directions and the newest Buddies, merged by
  * time, with the other organization's name: one statement (PGlite pays per statement), whose
  * five parts each read a handful of rows through an index, never the whole history.
+ *
+ * Nothing of a pair either of which now blocks the other is listed (CONTRACT §4, §5): its clicks
+ * and leads from before the block, and the Buddy it was, are left out of both sides' lists, in each
+ * part before its limit, so the list still holds its newest `limit` items of everyone else.
  */
 export async function recentActivity(db: DbOrTx, organizationId: string, limit = 10): Promise<Activity> {
   const result = await db.execute(sql`
+    with blocked as (${blockedOrganizationsSql(organizationId)})
     select items.kind, (extract(epoch from items.at) * 1000)::float8 as at_ms, items.other,
       items.detail, ${organizations.name} as name
     from (
       (select 'click_sent' as kind, ${clickEvents.occurredAt} as at, ${clickEvents.targetOrgId} as other,
           null::text as detail
         from ${clickEvents} where ${clickEvents.sourceOrgId} = ${organizationId} and ${clickEvents.verified}
+          and ${clickEvents.targetOrgId} not in (select organization_id from blocked)
         order by ${clickEvents.occurredAt} desc limit ${limit})
       union all
       (select 'click_received', ${clickEvents.occurredAt}, ${clickEvents.sourceOrgId}, null
         from ${clickEvents} where ${clickEvents.targetOrgId} = ${organizationId} and ${clickEvents.verified}
+          and ${clickEvents.sourceOrgId} not in (select organization_id from blocked)
         order by ${clickEvents.occurredAt} desc limit ${limit})
       union all
       (select 'lead_sent', ${conversions.createdAt}, ${conversions.targetOrgId}, ${conversions.type}::text
         from ${conversions} where ${conversions.sourceOrgId} = ${organizationId} and ${conversions.isLead}
+          and ${conversions.targetOrgId} not in (select organization_id from blocked)
         order by ${conversions.createdAt} desc limit ${limit})
       union all
       (select 'lead_received', ${conversions.createdAt}, ${conversions.sourceOrgId}, ${conversions.type}::text
         from ${conversions} where ${conversions.targetOrgId} = ${organizationId} and ${conversions.isLead}
+          and ${conversions.sourceOrgId} not in (select organization_id from blocked)
         order by ${conversions.createdAt} desc limit ${limit})
       union all
       (select 'new_buddy', ${relationships.createdAt}, ${relationships.targetOrgId}, null
         from ${relationships}
         where ${relationships.sourceOrgId} = ${organizationId} and ${relationships.type} = 'complement'
           and ${relationships.status} = 'active'
+          and ${relationships.targetOrgId} not in (select organization_id from blocked)
         order by ${relationships.createdAt} desc limit ${limit})
     ) items
     left join ${organizations} on ${organizations.id} = items.other

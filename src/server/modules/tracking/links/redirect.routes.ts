@@ -64,8 +64,9 @@ export async function redirectRoutes(app: FastifyInstance) {
           "Records the click and redirects (302) to `url` with `bclickid` added. A hit that is not a person's " +
           "(a bot user agent, a HEAD, a mail scanner, a burst of one sender's links) is recorded but lands " +
           "without `bclickid`: it can record no lead. The link must carry its `sig`; a missing or wrong " +
-          "signature, or a url off the ad's host, answers 400 and records nothing. A link of a draft, or of an ad " +
-          "whose author's domain is not proven, redirects without `bclickid` and records nothing.",
+          "signature, or a url off the ad's host, answers 400 and records nothing. A link of a draft, of an ad " +
+          "whose author's domain is not proven, or between two organizations either of which now blocks the " +
+          "other, redirects without `bclickid` and records nothing.",
         security: [],
         response: {
           302: redirectResponse(
