@@ -13,6 +13,7 @@ import { ExportsGuide } from "@/features/api-docs/exports-guide";
 import { groupByTag, listOperations, serverUrl } from "@/features/api-docs/openapi-operations";
 import type { OpenApiDocument } from "@/features/api-docs/openapi-types";
 import { OperationCard } from "@/features/api-docs/operation-card";
+import { SecurityLogGuide } from "@/features/api-docs/security-log-guide";
 import { WebhooksGuide } from "@/features/api-docs/webhooks-guide";
 
 const TITLE = "API Documentation";
@@ -71,6 +72,7 @@ function ApiDocsContent({ doc }: { doc: OpenApiDocument }) {
         <TabsContent value={GUIDES_TAB.value} className="grid min-w-0 grid-cols-1 gap-4">
           <WebhooksGuide />
           <ExportsGuide baseUrl={serverUrl(doc)} />
+          <SecurityLogGuide />
         </TabsContent>
       </Tabs>
     </div>
