@@ -59,7 +59,10 @@ export async function signUp(
     // The invitation mail reached this address, so an account joining through it needs no
     // second proof of it, and the password typed with it is the mailbox holder's.
     const joinsThroughInvitation = async (userId: string) => {
-      if (!inviteToken || !(await deps.acceptInvitation(tx, { token: inviteToken, userId, email, ...origin })))
+      if (
+        !inviteToken ||
+        !(await deps.acceptInvitation(tx, { token: inviteToken, userId, email, ...origin }))
+      )
         return false;
       await tx
         .update(users)
