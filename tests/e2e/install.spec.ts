@@ -23,10 +23,9 @@ test("Settings → Install shows both scripts for this organization, served from
   await expect(click).toContainText("Click ids expire after 30 days.");
   await expect(conversion.getByLabel("Conversion tracking script")).toHaveText(conversionTag);
   await expect(conversion).toContainText("conversion confirmation pages");
-  await expect(conversion.getByLabel("Conversion call")).toHaveText(
-    "window.buddy.conversion('purchase', 49);\n" +
-      "window.buddy.conversion('purchase', 49.99, { currency: 'EUR', customerId: 'cus_123', eventId: 'order_1001' });",
-  );
+  // The pixel records leads only (CONTRACT §5): a type from the page, money from the server.
+  await expect(conversion.getByLabel("Conversion call")).toHaveText("window.buddy.conversion('signup');");
+  await expect(conversion).toContainText("It records leads only");
   await expect(conversion.getByLabel("Server conversion request")).toContainText(
     `curl -X POST ${baseUrl}/api/marketing/conversion`,
   );

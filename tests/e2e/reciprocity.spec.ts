@@ -46,16 +46,33 @@ async function clicks(request: APIRequestContext, trackedUrl: string, count: num
   return ids;
 }
 
-/** The advertiser's conversion pixel on its thank-you page: a sign-up, with its value if any. */
+/**
+ * A sign-up: through the advertiser's conversion pixel on its thank-you page, or, when it carries
+ * money, from the advertiser's server with its API key (the keyless pixel records leads only).
+ */
 async function lead(
   request: APIRequestContext,
   clickId: string,
-  advertiserId: string,
-  money?: { value: string; currency: string },
+  advertiser: { organizationId: string; token: string },
+  money?: { value: number; currency: string },
 ) {
-  const query = new URLSearchParams({ type: "signup", org: advertiserId, ...money });
-  const response = await request.get(`/api/marketing/conversion/${clickId}?${query}`);
-  expect(response.status(), await response.text()).toBe(200);
+  if (!money) {
+    const query = new URLSearchParams({ type: "signup", org: advertiser.organizationId });
+    const response = await request.get(`/api/marketing/conversion/${clickId}?${query}`);
+    expect(response.status(), await response.text()).toBe(200);
+    return;
+  }
+  const created = await request.post("/api/api-keys", {
+    headers: bearer(advertiser.token),
+    data: { name: "Shop" },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { key } = (await created.json()) as { key: string };
+  const response = await request.post("/api/marketing/conversion", {
+    headers: { "x-api-key": key },
+    data: { clickId, type: "signup", ...money },
+  });
+  expect(response.status(), await response.text()).toBe(201);
 }
 
 async function ledgerOf(request: APIRequestContext, token: string, days: number): Promise<PartnerLedger[]> {
@@ -202,19 +219,19 @@ test("the Partners table and a Buddy's ledger show the clicks, leads and revenue
     await trackedLinkOf(request, home.token, mailer.organizationId),
     9,
   );
-  await lead(request, homeClicks[0] as string, mailer.organizationId, { value: "49.99", currency: "USD" });
+  await lead(request, homeClicks[0] as string, mailer, { value: 49.99, currency: "USD" });
   // Mailer's readers click Home's ad 4 times: two sign up, one paying €1,234.50.
   const homeAdFromMailer = await trackedLinkOf(request, mailer.token, home.organizationId);
   const mailerClicks = await clicks(request, homeAdFromMailer, 4);
-  await lead(request, mailerClicks[0] as string, home.organizationId, { value: "1234.50", currency: "EUR" });
-  await lead(request, mailerClicks[1] as string, home.organizationId);
+  await lead(request, mailerClicks[0] as string, home, { value: 1234.5, currency: "EUR" });
+  await lead(request, mailerClicks[1] as string, home);
   // Chatter's readers click Home's ad 3 times; one pays ¥5,000.
   const chatterClicks = await clicks(
     request,
     await trackedLinkOf(request, chatter.token, home.organizationId),
     3,
   );
-  await lead(request, chatterClicks[2] as string, home.organizationId, { value: "5000", currency: "JPY" });
+  await lead(request, chatterClicks[2] as string, home, { value: 5000, currency: "JPY" });
 
   // What the API says, checked against the traffic above.
   const month = await ledgerOf(request, home.token, 30);

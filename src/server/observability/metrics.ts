@@ -18,7 +18,15 @@ export type Metrics = {
   recordEventBatch(kind: EventKind, size: number, stored: number, seconds: number, late?: boolean): void;
   /** Clicks or leads answered 503 by the group commit instead of their commit. */
   recordEventRefusal(kind: EventKind, refusal: Refusal): void;
+  /**
+   * A validly signed Stripe event Buddy could not read, answered 200 and recorded nowhere else:
+   * `webhook` says whose Stripe sent it (an organization's own, or Buddy's billing), `reason` what
+   * could not be read (a short fixed label).
+   */
+  recordUnreadableStripeEvent(webhook: StripeWebhook, reason: string): void;
 };
+
+export type StripeWebhook = "integration" | "billing";
 
 export type MetricsDeps = {
   db: Db;
@@ -89,6 +97,13 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     registers,
   });
 
+  const unreadableStripeEvents = new Counter({
+    name: "buddy_stripe_events_unreadable_total",
+    help: "Validly signed Stripe events of a shape Buddy cannot read, answered 200 and not recorded, by webhook (integration: an organization's own Stripe; billing: Buddy's) and reason.",
+    labelNames: ["webhook", "reason"] as const,
+    registers,
+  });
+
   new Gauge({
     name: "buddy_mail_outbox_backlog",
     help: "Mails queued in the outbox and not yet sent (read from the database when scraped).",
@@ -152,6 +167,9 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     recordEventRefusal(kind, refusal) {
       refused.inc({ kind, reason: refusal.reason }, refusal.rows);
       if (refusal.batch) failedBatches.inc({ kind, reason: refusal.reason });
+    },
+    recordUnreadableStripeEvent(webhook, reason) {
+      unreadableStripeEvents.inc({ webhook, reason });
     },
   };
 }

@@ -51,6 +51,13 @@ describe("the published OpenAPI document", () => {
       "activation",
       "referral",
     ]);
+    // The keyless pixel records leads only (CONTRACT §5): it takes a type and an organization, and
+    // says where money, event ids and customer ids go instead.
+    const pixel = doc.paths["/api/marketing/conversion/{clickId}"].get;
+    expect(pixel.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["clickId", "org", "type"]);
+    expect(pixel.description).toContain("records leads only");
+    expect(pixel.description).toContain("POST /api/marketing/conversion");
+    expect(pixel.responses["400"].description).toContain("customerId");
   });
 
   it("names every operation once, in camelCase, and describes each answer in its own media type", async () => {

@@ -95,14 +95,8 @@ beforeAll(async () => {
     "GET /api/organizations/search": { query: "fuzz" },
     "GET /api/metadata": { domain: "example.com" },
     "GET /api/ecosystem/suggestions": { domain: "example.com" },
-    "GET /api/marketing/conversion/{clickId}": {
-      type: "purchase",
-      org: admin.organizationId,
-      value: "10.5",
-      currency: "EUR",
-      customerId: "cus_fuzz",
-      eventId: "evt_fuzz",
-    },
+    // The pixel takes nothing else: money, event and customer ids alone would answer 400 (CONTRACT §5).
+    "GET /api/marketing/conversion/{clickId}": { type: "purchase", org: admin.organizationId },
     "GET /api/metrics/revenue": { partnerId: buddies.partner.organizationId },
     "GET /api/exports/conversions.csv": { from: "2026-01-01", to: "2026-01-31" },
     "GET /api/exports/clicks.csv": { from: "2026-01-01", to: "2026-01-31" },

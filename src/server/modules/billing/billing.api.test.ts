@@ -68,14 +68,14 @@ describe("Billing with Stripe", () => {
     await fake.close();
   });
 
-  const sendEvent = (event: object, secret = WEBHOOK_SECRET) => {
+  const sendEvent = (event: object | null, secret = WEBHOOK_SECRET, timestamp?: number) => {
     const payload = JSON.stringify(event);
     return t.app.inject({
       method: "POST",
       url: "/api/billing/webhook",
       headers: {
         "content-type": "application/json",
-        "stripe-signature": stripe.webhooks.generateTestHeaderString({ payload, secret }),
+        "stripe-signature": stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp }),
       },
       payload,
     });
@@ -186,6 +186,50 @@ describe("Billing with Stripe", () => {
     expect((await sendEvent(subscriptionEvent("invoice.paid", { id: "in_1" }, now + 200))).statusCode).toBe(
       200,
     );
+    expect(await billing()).toEqual(FREE);
+  });
+
+  it("refuses a signature dated more than 5 minutes ahead or ago, as the organizations' Stripe does", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const object = fake.addSubscription("sub_out_of_time", "cus_fake_1", now + 86400);
+    for (const timestamp of [now + 3600, now - 3600]) {
+      const response = await sendEvent(
+        subscriptionEvent("customer.subscription.created", object, now + 300),
+        WEBHOOK_SECRET,
+        timestamp,
+      );
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ message: BILLING_MESSAGES.badSignature });
+    }
+    expect(await billing()).toEqual(FREE);
+  });
+
+  it("answers 200 to a signed subscription event it cannot read, changing nothing, and counts it", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const object = fake.addSubscription("sub_unreadable", "cus_fake_1", now + 86400);
+    const counted = async () => {
+      const metric = t.app.metrics.registry.getSingleMetric("buddy_stripe_events_unreadable_total");
+      return ((await metric?.get())?.values ?? [])
+        .filter((value) => value.labels.webhook === "billing")
+        .reduce((sum, value) => sum + value.value, 0);
+    };
+    const before = await counted();
+    const created = (data: unknown) => ({
+      ...subscriptionEvent("customer.subscription.created", object, now + 400),
+      data,
+    });
+    for (const event of [
+      created(undefined),
+      created({}),
+      created({ object: { ...object, customer: 42 } }),
+      created({ object: { ...object, cancel_at_period_end: "no" } }),
+      null,
+    ]) {
+      const response = await sendEvent(event);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toEqual({ received: true });
+    }
+    expect(await counted()).toBe(before + 5);
     expect(await billing()).toEqual(FREE);
   });
 

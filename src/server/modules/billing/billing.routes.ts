@@ -89,14 +89,23 @@ export async function billingRoutes(app: FastifyInstance, options: { gateway?: B
         if (typeof signature !== "string" || !Buffer.isBuffer(body)) {
           throw new AppError(400, BILLING_MESSAGES.badSignature);
         }
-        let event: ReturnType<BillingGateway["parseWebhook"]>;
+        let reading: ReturnType<BillingGateway["parseWebhook"]>;
         try {
-          event = gateway.parseWebhook(body, signature);
+          reading = gateway.parseWebhook(body, signature);
         } catch (error) {
           if (error instanceof WebhookNotConfigured) throw new AppError(503, BILLING_MESSAGES.notConfigured);
           throw new AppError(400, BILLING_MESSAGES.badSignature);
         }
-        if (event) await applySubscriptionEvent(app.db, event);
+        if (reading.kind === "unreadable") {
+          // Signed by Stripe, and yet not what it documents: answered 200, or Stripe would send it
+          // again for days; the warning and the metric are where someone notices.
+          app.metrics.recordUnreadableStripeEvent("billing", reading.reason);
+          request.log.warn(
+            { reason: reading.reason, problem: reading.problem },
+            "Stripe billing event of a shape Buddy cannot read: changed nothing",
+          );
+        }
+        if (reading.kind === "subscription") await applySubscriptionEvent(app.db, reading.event);
         return { received: true as const };
       },
     );

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conversions, customerBindings, stripeConnections } from "../../db/schema";
 import {
   addMember,
+  createApiKey,
   createOrganization,
   createTestApp,
   TEST_PUBLIC_URL,
@@ -18,11 +19,15 @@ let advertiser: Awaited<ReturnType<typeof createOrganization>>;
 let outsider: Awaited<ReturnType<typeof createOrganization>>;
 let trackedUrl: string;
 let visitor = 0;
+/** The app's log from warn up, as JSON lines. */
+const log: { level: number; msg?: string; reason?: string }[] = [];
 const SECRET = "whsec_advertiserSigningSecret0123456789";
 const OUTSIDER_SECRET = "whsec_outsiderSigningSecret0123456789";
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({
+    logger: { level: "warn", stream: { write: (line: string) => log.push(JSON.parse(line)) } },
+  });
   const shared = await createSharedAds(
     t,
     ["stripesharer", "stripeadvertiser"],
@@ -53,10 +58,11 @@ function stripeEvent(type: string, object: Record<string, unknown>, id = `evt_te
 /** Sends an event as Stripe would: the exact bytes, signed with `secret` at `timestamp`. */
 function deliver(
   organizationId: string,
-  event: object,
+  event: object | null | string,
   options: { secret?: string; timestamp?: number; signature?: string } = {},
 ) {
-  const payload = JSON.stringify(event);
+  // A string is sent as it is: bytes Stripe signed that need not be JSON.
+  const payload = typeof event === "string" ? event : JSON.stringify(event);
   const signature =
     options.signature ??
     Stripe.webhooks.generateTestHeaderString({
@@ -219,5 +225,182 @@ describe("the Stripe webhook", () => {
     expect(await purchasesOf(advertiser.organizationId)).toHaveLength(before);
     const unknown = await deliver("no-such-organization", event);
     expect(unknown.statusCode).toBe(400);
+  });
+});
+
+describe("a signed event Buddy cannot read (CONTRACT §8)", () => {
+  const unreadable = async () => {
+    const metric = t.app.metrics.registry.getSingleMetric("buddy_stripe_events_unreadable_total");
+    const values = (await metric?.get())?.values ?? [];
+    return (reason: string) =>
+      values.find((value) => value.labels.webhook === "integration" && value.labels.reason === reason)
+        ?.value ?? 0;
+  };
+  const warnings = () => log.filter((entry) => entry.level === 40 && entry.msg?.includes("cannot read"));
+
+  it("answers 200 {received:true}, records nothing, warns once and counts it, whatever the shape", async () => {
+    const clickId = await click();
+    const checkout = (object: Record<string, unknown>) =>
+      stripeEvent("checkout.session.completed", {
+        id: "cs_unreadable",
+        client_reference_id: clickId,
+        amount_total: 4999,
+        currency: "usd",
+        customer: "cus_unreadable",
+        ...object,
+      });
+    // A bound customer, so that a readable invoice would record a purchase.
+    const bound = stripeEvent("checkout.session.completed", {
+      id: "cs_bound",
+      client_reference_id: await click(),
+      amount_total: 100,
+      currency: "usd",
+      customer: "cus_unreadable_bound",
+    });
+    expect((await deliver(advertiser.organizationId, bound)).statusCode).toBe(200);
+    const paid = (object: Record<string, unknown>) =>
+      stripeEvent("invoice.paid", {
+        id: `in_unreadable_${++eventCounter}`,
+        customer: "cus_unreadable_bound",
+        amount_paid: 4999,
+        billing_reason: "subscription_cycle",
+        ...object,
+      });
+    const { data: _data, ...noData } = checkout({});
+    const cases: [string, object | null | string, string][] = [
+      ["no data", noData, "checkout_session"],
+      ["data: {}", { ...checkout({}), data: {} }, "checkout_session"],
+      ["data: null", { ...checkout({}), data: null }, "checkout_session"],
+      ["the body null", null, "not_an_event"],
+      ["a body that is no JSON", "{not json", "not_json"],
+      ["an event without an id", { type: "invoice.paid", data: { object: {} } }, "not_an_event"],
+      ["a currency that is a number", checkout({ currency: 840 }), "checkout_session"],
+      ["a currency that is an object", checkout({ currency: { code: "usd" } }), "checkout_session"],
+      ["a currency that is none", checkout({ currency: "zzz" }), "checkout_session"],
+      ["an amount that is text", checkout({ amount_total: "4999" }), "checkout_session"],
+      ["invoice.paid without currency", paid({}), "invoice"],
+      ["invoice.paid with a currency that is a number", paid({ currency: 978 }), "invoice"],
+      ["invoice.paid with a negative amount", paid({ currency: "usd", amount_paid: -5 }), "invoice"],
+    ];
+    for (const [name, event, reason] of cases) {
+      const before = {
+        rows: (await purchasesOf(advertiser.organizationId)).length,
+        bindings: (await t.database.db.select().from(customerBindings)).length,
+        counted: (await unreadable())(reason),
+        warnings: warnings().length,
+      };
+      const response = await deliver(advertiser.organizationId, event);
+      expect(response.statusCode, `${name}: ${response.body}`).toBe(200);
+      expect(response.json(), name).toEqual({ received: true });
+      expect((await purchasesOf(advertiser.organizationId)).length, name).toBe(before.rows);
+      expect((await t.database.db.select().from(customerBindings)).length, name).toBe(before.bindings);
+      expect((await unreadable())(reason), name).toBe(before.counted + 1);
+      expect(warnings().slice(before.warnings), name).toEqual([
+        expect.objectContaining({ level: 40, reason }),
+      ]);
+    }
+    expect(log.filter((entry) => entry.level >= 50)).toEqual([]);
+    // The same click and customer, readable, still record: nothing above took them.
+    expect((await deliver(advertiser.organizationId, checkout({}))).statusCode).toBe(200);
+    expect(
+      (await purchasesOf(advertiser.organizationId)).filter((row) => row.clickId === clickId),
+    ).toHaveLength(1);
+  });
+});
+
+describe("the signature's time (CONTRACT §8: within 5 minutes of now, either side)", () => {
+  const now = () => Math.floor(Date.now() / 1000);
+
+  it("refuses a signature dated an hour ahead or an hour ago with 400, recording nothing", async () => {
+    const before = (await purchasesOf(advertiser.organizationId)).length;
+    for (const timestamp of [now() + 3600, now() - 3600, now() + 301 + 5]) {
+      const event = stripeEvent("checkout.session.completed", {
+        id: "cs_out_of_time",
+        client_reference_id: await click(),
+        amount_total: 100,
+        currency: "usd",
+      });
+      const response = await deliver(advertiser.organizationId, event, { timestamp });
+      expect(response.statusCode, String(timestamp - now())).toBe(400);
+      expect(response.json()).toEqual({ message: "Invalid Stripe signature" });
+    }
+    expect(await purchasesOf(advertiser.organizationId)).toHaveLength(before);
+  });
+
+  it("accepts one dated four minutes ahead or ago: clocks differ", async () => {
+    for (const timestamp of [now() + 240, now() - 240]) {
+      const clickId = await click();
+      const event = stripeEvent("checkout.session.completed", {
+        id: "cs_in_time",
+        client_reference_id: clickId,
+        amount_total: 100,
+        currency: "usd",
+      });
+      const response = await deliver(advertiser.organizationId, event, { timestamp });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(
+        (await purchasesOf(advertiser.organizationId)).filter((row) => row.clickId === clickId),
+      ).toHaveLength(1);
+    }
+  });
+});
+
+describe("a customer both Stripe and the key bind (CONTRACT §8)", () => {
+  const checkout = (clickId: string, customer: string) =>
+    stripeEvent("checkout.session.completed", {
+      id: `cs_${customer}`,
+      client_reference_id: clickId,
+      amount_total: 2500,
+      currency: "usd",
+      customer,
+    });
+  const invoice = (customer: string) =>
+    stripeEvent("invoice.paid", {
+      id: `in_${customer}_${++eventCounter}`,
+      customer,
+      amount_paid: 2500,
+      currency: "usd",
+      billing_reason: "subscription_cycle",
+    });
+  const convert = (key: string, payload: object) =>
+    t.app.inject({
+      method: "POST",
+      url: "/api/marketing/conversion",
+      headers: { "x-api-key": key },
+      payload,
+    });
+  const invoiceClick = async (customer: string) => {
+    const event = invoice(customer);
+    expect((await deliver(advertiser.organizationId, event)).statusCode).toBe(200);
+    const rows = await t.database.db
+      .select()
+      .from(conversions)
+      .where(eq(conversions.eventId, event.data.object.id as string));
+    return rows[0]?.clickId;
+  };
+
+  it("lets the key's binding replace Stripe's, and never Stripe's the key's", async () => {
+    const { key } = await createApiKey(t, advertiser);
+    const [stripeClick, keyedClick] = [await click(), await click()];
+    expect((await deliver(advertiser.organizationId, checkout(stripeClick, "cus_api_both"))).statusCode).toBe(
+      200,
+    );
+    expect(await invoiceClick("cus_api_both")).toBe(stripeClick);
+    const signup = await convert(key, { clickId: keyedClick, customerId: "cus_api_both", type: "signup" });
+    expect(signup.statusCode).toBe(201);
+    expect(await invoiceClick("cus_api_both")).toBe(keyedClick);
+
+    const [firstKeyed, laterStripe] = [await click(), await click()];
+    expect(
+      (await convert(key, { clickId: firstKeyed, customerId: "cus_api_key", type: "signup" })).statusCode,
+    ).toBe(201);
+    expect((await deliver(advertiser.organizationId, checkout(laterStripe, "cus_api_key"))).statusCode).toBe(
+      200,
+    );
+    expect(await invoiceClick("cus_api_key")).toBe(firstKeyed);
+    // The key's calls naming only the customer follow the same binding.
+    const trial = await convert(key, { customerId: "cus_api_key", type: "trial" });
+    const [row] = await t.database.db.select().from(conversions).where(eq(conversions.id, trial.json().id));
+    expect(row?.clickId).toBe(firstKeyed);
   });
 });

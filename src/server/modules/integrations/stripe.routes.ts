@@ -2,10 +2,10 @@ import { errorBodySchema, idField } from "@shared/http";
 import { connectStripeSchema, STRIPE_MESSAGES, stripeConnectionSchema } from "@shared/integrations";
 import type { FastifyInstance, FastifySchemaCompiler } from "fastify";
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import Stripe from "stripe";
 import { z } from "zod";
 import { AppError, badRequest } from "../../errors";
 import { createSecretSealer } from "../../lib/sealed-secrets";
+import { StripeSignatureError, signedJson, verifyStripeSignature } from "../../lib/stripe-webhook";
 import { requireMember } from "../../plugins/auth";
 import { API_TAGS } from "../../plugins/openapi";
 import { errorResponse } from "../../plugins/openapi-responses";
@@ -17,12 +17,10 @@ import {
   readStripeConnection,
   stripeWebhookSecret,
 } from "./stripe-connection.service";
-import { revenueOfStripeEvent } from "./stripe-events";
+import { readStripeEvent } from "./stripe-events";
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
-/** Stripe's own default, named by CONTRACT §8: a signature older than five minutes is refused. */
-const SIGNATURE_TOLERANCE_SECONDS = 300;
 /** What Stripe sends, as the document describes it: any event, of which Buddy reads two types. */
 const stripeEventSchema = z
   .looseObject({
@@ -48,7 +46,7 @@ const signedBodyValidator: FastifySchemaCompiler<unknown> = (route) =>
 /**
  * CONTRACT §8, Stripe without code: an admin pastes the organization's own webhook signing
  * secret; Stripe then sends that organization's events to its own URL, where each is verified
- * with that secret by the `stripe` package and turned into a purchase (stripe-events.ts).
+ * with that secret (lib/stripe-webhook.ts) and turned into a purchase (stripe-events.ts).
  */
 export async function stripeRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -101,20 +99,23 @@ export async function stripeRoutes(app: FastifyInstance) {
           description:
             "Paste this URL (shown in Settings → Install) into a Stripe webhook endpoint for the events " +
             "checkout.session.completed and invoice.paid. Each event is verified with your signing secret " +
-            "(Stripe-Signature, 5 minutes' tolerance). A completed Checkout whose client_reference_id is a " +
-            "Buddy click id records a purchase of amount_total; a paid invoice of a customer bound to a click " +
-            "records a purchase of amount_paid (not the subscription's first invoice). Other events, unknown " +
-            "click ids and customers are answered 200 and record nothing; a redelivered event records nothing new.",
+            "(Stripe-Signature, dated within 5 minutes of now, either side). A completed Checkout whose " +
+            "client_reference_id is a Buddy click id records a purchase of amount_total; a paid invoice of a " +
+            "customer bound to a click records a purchase of amount_paid (not the subscription's first invoice). " +
+            "Other events, unknown click ids and customers, and signed events of a shape Buddy cannot read are " +
+            "answered 200 and record nothing; a redelivered event records nothing new.",
           security: [],
           params: z.object({ organizationId: idField("organizationId") }),
           body: stripeEventSchema,
           response: {
             200: z.object({ received: z.literal(true) }).meta({
               description:
-                "Taken: recorded, or nothing to record (another event, an unknown click or customer).",
+                "Taken: recorded, or nothing to record (another event, an unknown click or customer, a shape " +
+                "Buddy cannot read).",
             }),
             400: errorResponse(
-              "A missing or wrong `Stripe-Signature`, or an organization that has not connected Stripe: nothing is recorded.",
+              "A missing or wrong `Stripe-Signature`, one dated more than 5 minutes from now, or an organization " +
+                "that has not connected Stripe: nothing is recorded.",
             ),
           },
         },
@@ -127,22 +128,36 @@ export async function stripeRoutes(app: FastifyInstance) {
         const body = request.body;
         if (typeof signature !== "string" || !Buffer.isBuffer(body))
           throw badRequest(STRIPE_MESSAGES.badSignature);
-        let event: Stripe.Event;
         try {
-          event = Stripe.webhooks.constructEvent(body, signature, secret, SIGNATURE_TOLERANCE_SECONDS);
-        } catch {
-          throw badRequest(STRIPE_MESSAGES.badSignature);
+          verifyStripeSignature(body, signature, secret);
+        } catch (error) {
+          if (error instanceof StripeSignatureError) throw badRequest(STRIPE_MESSAGES.badSignature);
+          throw error;
         }
-        const revenue = revenueOfStripeEvent(event);
-        if (revenue) {
+        // Signed by the organization's Stripe, and still read as untrusted (CONTRACT §8): a shape
+        // Buddy cannot read is answered 200, or Stripe would send it again for days.
+        const reading = readStripeEvent(signedJson(body));
+        if (reading.kind === "unreadable") {
+          app.metrics.recordUnreadableStripeEvent("integration", reading.reason);
+          const { reason, eventId, type, problem } = reading;
+          request.log.warn(
+            { organizationId, event: eventId, type, reason, problem },
+            "Stripe event of a shape Buddy cannot read: recorded nothing",
+          );
+          return { received: true as const };
+        }
+        if (reading.kind === "purchase") {
           try {
-            await app.tracker.leads.record({ ...revenue, organizationId });
+            await app.tracker.leads.record({ ...reading.revenue, organizationId });
           } catch (error) {
             // An unknown click id or customer (404), or an amount Buddy cannot keep (400), is Stripe's
             // event to forget: answered 200, or Stripe would send it again for days (CONTRACT §8).
             if (!(error instanceof AppError && (error.statusCode === 404 || error.statusCode === 400)))
               throw error;
-            request.log.info({ event: event.id, reason: error.message }, "Stripe event recorded nothing");
+            request.log.info(
+              { event: reading.eventId, reason: error.message },
+              "Stripe event recorded nothing",
+            );
           }
         }
         return { received: true as const };

@@ -90,6 +90,10 @@ describe("API Documentation page", { timeout: 15_000 }, () => {
     ).toEqual(["GET /api/marketing/conversion/{clickId}", "GET /api/tracking/click.js"]);
     expect(note).toHaveTextContent("x-api-key header");
     expect(note).toHaveTextContent("Never put an API key in a web page");
+    expect(note).toHaveTextContent(
+      "the pixel records leads only: a call that carries value, currency, eventId or customerId is refused",
+    );
+    expect(note).toHaveTextContent("(POST /api/marketing/conversion) or connect Stripe");
     expect(within(note).getByRole("link", { name: "Settings → API keys" })).toHaveAttribute(
       "href",
       "/dashboard/settings?tab=api",

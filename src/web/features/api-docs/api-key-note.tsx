@@ -59,6 +59,13 @@ export function ApiKeyNote({ operations }: { operations: DocumentedOperation[] }
             Calls made from a web page (the conversion pixel, tracked links and the install scripts) need no
             key. Never put an API key in a web page: anyone can read it there.
           </p>
+          <p>
+            For the same reason the pixel records leads only: a call that carries{" "}
+            <code className="font-mono">value</code>, <code className="font-mono">currency</code>,{" "}
+            <code className="font-mono">eventId</code> or <code className="font-mono">customerId</code> is
+            refused. Send revenue, your event ids and your customer ids with your key (
+            <code className="font-mono">POST /api/marketing/conversion</code>) or connect Stripe.
+          </p>
           <OperationList operations={keyless} />
         </div>
       ) : null}

@@ -27,8 +27,17 @@ export type ConversionInput = {
   currency?: string;
   eventId?: string;
   metadata?: Record<string, unknown>;
+  /**
+   * Who sent it, for its customer binding (CONTRACT §8): the organization's key ("key", the
+   * default) or its Stripe ("stripe"). The first binding wins, except that a binding Stripe made
+   * yields to one the key sends. The keyless pixel never binds (`recordPixel`).
+   */
+  channel?: "key" | "stripe";
   now?: Date;
 };
+
+/** The pixel's input: a lead of a click, nothing more (CONTRACT §5: no money, event id or customer). */
+export type PixelInput = Pick<ConversionInput, "organizationId" | "type" | "now"> & { clickId: string };
 
 export const UNKNOWN_CUSTOMER_MESSAGE =
   "Customer not found: send the customer's first conversion with the clickId that brought them";
@@ -58,6 +67,7 @@ function conversionRow(click: ClickIdClaims | null, input: ConversionInput, now:
     currency,
     event_id: input.eventId ?? null,
     metadata: input.metadata ?? null,
+    binds_by: input.customerId === undefined ? null : (input.channel ?? "key"),
     source_org_id: click?.sourceOrgId ?? null,
     target_org_id: input.organizationId,
     created_at: now.toISOString(),
@@ -166,8 +176,15 @@ export function createConversionRecorder(deps: {
     /**
      * `client` is the request's address. The pixel needs no key, so only what would record a new
      * lead is charged to it: a repeat or an unproven id stores nothing and costs no allowance.
+     * It records a bare lead: whatever else an input object holds is not read.
      */
-    async recordPixel(input: ConversionInput & { clickId: string }, client: string): Promise<void> {
+    async recordPixel(pixel: PixelInput, client: string): Promise<void> {
+      const input: ConversionInput & { clickId: string } = {
+        organizationId: pixel.organizationId,
+        clickId: pixel.clickId,
+        type: pixel.type,
+        now: pixel.now,
+      };
       const key = keyOf(input);
       if (known.has(key)) return;
       const now = input.now ?? new Date();

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
+import type { ConversionType } from "@shared/tracking";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rowsOf } from "../../../db/client";
-import { conversions, pairDailyRevenue, pairDailyStats } from "../../../db/schema";
+import { conversions, customerBindings, pairDailyRevenue, pairDailyStats } from "../../../db/schema";
 import { openTestDatabase } from "../../../testing/database";
 import { createClickIds } from "../clicks/click-id";
 import { type IncomingConversion, storeConversions } from "./conversion-store";
@@ -45,11 +46,19 @@ describe("conversions", () => {
     );
     expect(await rowsOf()).toHaveLength(1);
     expect(await leadsOf()).toBe(1);
-    await recorder.recordPixel({ organizationId: target, clickId, type: "purchase", value: 49.5 }, CLIENT);
+    // A lead, nothing more: whatever else the input object holds is never read (CONTRACT §5).
+    const forged = {
+      organizationId: target,
+      clickId,
+      type: "purchase",
+      value: 49.5,
+      customerId: "cus_x",
+    } as const;
+    await recorder.recordPixel(forged, CLIENT);
     const rows = await rowsOf();
-    expect(rows.map((row) => [row.type, row.valueMinor, row.currency]).sort()).toEqual([
-      ["purchase", 4950, "USD"],
-      ["signup", null, null],
+    expect(rows.map((row) => [row.type, row.valueMinor, row.currency, row.customerId]).sort()).toEqual([
+      ["purchase", null, null, null],
+      ["signup", null, null, null],
     ]);
     expect(await leadsOf()).toBe(2);
   });
@@ -74,6 +83,7 @@ describe("conversions", () => {
       currency: null,
       event_id: null,
       metadata: { plan: "pro" },
+      binds_by: null,
       source_org_id: source,
       target_org_id: target,
       created_at: new Date().toISOString(),
@@ -149,6 +159,74 @@ describe("conversions", () => {
       recorder.record({ organizationId: randomUUID(), customerId: "cus_1", type: "trial" }),
     ).rejects.toMatchObject({
       statusCode: 404,
+    });
+  });
+
+  describe("a customer both the key and Stripe bind", () => {
+    /** A Checkout as integrations/stripe-events.ts records it: its event id, named in its metadata. */
+    const checkout = (target: string, clickId: string, customerId: string, event: string) => ({
+      organizationId: target,
+      clickId,
+      customerId,
+      type: "purchase" as const,
+      valueMinor: 4999,
+      currency: "USD",
+      eventId: event,
+      metadata: { stripe: { event, checkoutSession: `cs_${event}` } },
+      channel: "stripe" as const,
+    });
+    /** A server call with the key: a signup (or `type`) binding `customerId` to `clickId`. */
+    const keyed = (target: string, clickId: string, customerId: string, type: ConversionType = "signup") => ({
+      organizationId: target,
+      clickId,
+      customerId,
+      type,
+      channel: "key" as const,
+    });
+    const boundClick = async (target: string, customerId: string) =>
+      (await database.db.select().from(customerBindings)).find(
+        (row) => row.organizationId === target && row.customerId === customerId,
+      )?.clickId;
+
+    it("the key's binding replaces the one Stripe made, and its later conversions follow it", async () => {
+      const { recorder, target, click, rowsOf } = setUp();
+      const [stripeClick, keyedClick, laterClick] = [click(), click(), click()];
+      await recorder.record(checkout(target, stripeClick, "cus_both", "evt_both_1"));
+      expect(await boundClick(target, "cus_both")).toBe(stripeClick);
+      const signup = await recorder.record(keyed(target, keyedClick, "cus_both"));
+      expect(signup.duplicate).toBe(false);
+      expect(await boundClick(target, "cus_both")).toBe(keyedClick);
+      const trial = await recorder.record({
+        organizationId: target,
+        customerId: "cus_both",
+        type: "trial",
+      });
+      expect((await rowsOf()).find((row) => row.id === trial.id)?.clickId).toBe(keyedClick);
+      // Once the key's, the first binding wins again: neither Stripe nor the key moves it.
+      await recorder.record(checkout(target, laterClick, "cus_both", "evt_both_2"));
+      await recorder.record(keyed(target, laterClick, "cus_both", "upgrade"));
+      expect(await boundClick(target, "cus_both")).toBe(keyedClick);
+    });
+
+    it("Stripe never replaces the key's binding, nor another of its own", async () => {
+      const { recorder, target, click } = setUp();
+      const [keyedClick, stripeClick, otherStripeClick] = [click(), click(), click()];
+      await recorder.record(keyed(target, keyedClick, "cus_key"));
+      await recorder.record(checkout(target, stripeClick, "cus_key", "evt_key_1"));
+      expect(await boundClick(target, "cus_key")).toBe(keyedClick);
+      await recorder.record(checkout(target, stripeClick, "cus_stripe", "evt_key_2"));
+      await recorder.record(checkout(target, otherStripeClick, "cus_stripe", "evt_key_3"));
+      expect(await boundClick(target, "cus_stripe")).toBe(stripeClick);
+    });
+
+    it("in one batch, the key's binding wins whichever arrived first", async () => {
+      const { recorder, target, click } = setUp();
+      const [stripeClick, keyedClick] = [click(), click()];
+      await Promise.all([
+        recorder.record(checkout(target, stripeClick, "cus_batch", "evt_batch_1")),
+        recorder.record(keyed(target, keyedClick, "cus_batch")),
+      ]);
+      expect(await boundClick(target, "cus_batch")).toBe(keyedClick);
     });
   });
 

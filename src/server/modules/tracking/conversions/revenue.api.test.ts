@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { conversions } from "../../../db/schema";
+import { conversions, customerBindings } from "../../../db/schema";
 import { createOrganization, createTestApp, type TestApp } from "../../../testing/app";
 import { clickThrough, createSharedAds } from "../../../testing/buddies";
+import { PIXEL_LEADS_ONLY_MESSAGE } from "./pixel";
 
 /** CONTRACT §8 through the API: money, customers, event ids and the revenue read. */
 let t: TestApp;
@@ -92,31 +93,94 @@ describe("money", () => {
     expect(await t.database.db.select().from(conversions)).toHaveLength(before.length);
   });
 
-  it("takes value and currency on the pixel too, read as written", async () => {
-    const clickId = await click();
-    const pixel = (query: string) =>
-      t.app.inject({
-        url: `/api/marketing/conversion/${clickId}?type=purchase&org=${advertiser.organizationId}&${query}`,
-      });
-    expect((await pixel("value=19.99&currency=EUR")).statusCode).toBe(200);
-    const rows = await t.database.db.select().from(conversions).where(eq(conversions.clickId, clickId));
-    expect(rows.map((row) => [row.valueMinor, row.currency])).toEqual([[1999, "EUR"]]);
-    for (const [query, message] of [
-      ["value=1.5&currency=JPY", "value must be a whole number for JPY"],
-      ["value=abc", "value must be a number in major units, such as 49.99"],
-      ["value=-3", "value must not be negative"],
-      ["value=3&currency=QQQ", "currency must be an ISO 4217 code such as USD, EUR or JPY"],
-    ]) {
-      const response = await pixel(query as string);
-      expect(response.statusCode, query).toBe(400);
-      expect(response.json(), query).toEqual({ message });
-    }
-  });
-
   it("needs a click id or a customer id", async () => {
     const response = await convert(advertiserKey, { type: "signup" });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ message: "clickId or customerId is required" });
+  });
+});
+
+describe("the keyless pixel records leads only (CONTRACT §5)", () => {
+  const pixel = (clickId: string, query: string) =>
+    t.app.inject({
+      url: `/api/marketing/conversion/${clickId}?type=purchase&org=${advertiser.organizationId}${query}`,
+    });
+  const bindingsOf = (organizationId: string) =>
+    t.database.db.select().from(customerBindings).where(eq(customerBindings.organizationId, organizationId));
+
+  it("refuses money, event ids and customer ids with 400, recording nothing; the key's calls then take them", async () => {
+    // The sharer's reader clicked through: anyone who saw the page's URL knows this click id.
+    const forgedClick = await click();
+    const before = {
+      advertiser: await revenueOf(advertiser.headers),
+      sharer: await revenueOf(sharer.headers),
+      leads: await leadsOf(advertiser.headers),
+      bindings: (await bindingsOf(advertiser.organizationId)).length,
+    };
+    for (const query of [
+      "&value=999999999.99",
+      "&currency=USD",
+      "&eventId=order-1001",
+      "&customerId=crm-77",
+      "&value=",
+      "&eventId",
+      "&customerId=crm-77&value=1&currency=EUR&eventId=order-1001",
+      // Refused before the type is read: the message that helps.
+      "&value=49.99&type=renewal",
+    ]) {
+      const response = await pixel(forgedClick, query);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.headers["content-type"], query).toContain("application/json");
+      expect(response.json(), query).toEqual({ message: PIXEL_LEADS_ONLY_MESSAGE });
+      expect(PIXEL_LEADS_ONLY_MESSAGE).toContain("POST /api/marketing/conversion");
+    }
+    expect(await revenueOf(advertiser.headers)).toEqual(before.advertiser);
+    expect(await revenueOf(sharer.headers)).toEqual(before.sharer);
+    expect(await leadsOf(advertiser.headers)).toEqual(before.leads);
+    expect(
+      await t.database.db.select().from(conversions).where(eq(conversions.clickId, forgedClick)),
+    ).toEqual([]);
+    expect(
+      await t.database.db.select().from(conversions).where(eq(conversions.eventId, "order-1001")),
+    ).toEqual([]);
+    expect(await bindingsOf(advertiser.organizationId)).toHaveLength(before.bindings);
+
+    // The advertiser's own order id is still its own: recorded, not a duplicate of the forgery.
+    const order = await convert(advertiserKey, {
+      clickId: await click(),
+      type: "purchase",
+      value: 49.99,
+      eventId: "order-1001",
+    });
+    expect(order.statusCode).toBe(201);
+    expect(order.json()).toMatchObject({ duplicate: false });
+    // Its CRM customer was never bound to the forged click: unknown until the key binds it.
+    const unbound = await convert(advertiserKey, { customerId: "crm-77", type: "trial" });
+    expect(unbound.statusCode).toBe(404);
+    const realClick = await click();
+    expect(
+      (await convert(advertiserKey, { clickId: realClick, customerId: "crm-77", type: "signup" })).statusCode,
+    ).toBe(201);
+    const later = await convert(advertiserKey, { customerId: "crm-77", type: "trial" });
+    expect(later.statusCode).toBe(201);
+    const rows = await t.database.db.select().from(conversions).where(eq(conversions.customerId, "crm-77"));
+    expect(rows.map((row) => row.clickId)).toEqual([realClick, realClick]);
+
+    // A lead alone it still records, with no money.
+    const lead = await pixel(forgedClick, "");
+    expect(lead.statusCode).toBe(200);
+    expect(lead.headers["content-type"]).toBe("image/gif");
+    const [stored] = await t.database.db
+      .select()
+      .from(conversions)
+      .where(eq(conversions.clickId, forgedClick));
+    expect(stored).toMatchObject({
+      type: "purchase",
+      valueMinor: null,
+      currency: null,
+      customerId: null,
+      eventId: null,
+    });
   });
 });
 

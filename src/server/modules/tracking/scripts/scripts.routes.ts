@@ -24,8 +24,9 @@ export async function scriptsRoutes(app: FastifyInstance) {
           ? "Load it on every landing page from a script element with `data-org` (your organization id) and " +
             "`async`. Keeps `bclickid` for 30 days."
           : "Load it on conversion pages from a script element with `data-org` (your organization id), " +
-            "`data-type` (the conversion type) and `async`; it also offers " +
-            "`window.buddy.conversion(type, value?, {currency, customerId, eventId}?)`.",
+            "`data-type` (the conversion type) and `async`; it also offers `window.buddy.conversion(type)`. " +
+            "It records leads only, through the pixel: a value passed to it is not sent (one console warning). " +
+            "Send money, event ids and customer ids from your server with `POST /api/marketing/conversion`.",
       security: [],
       response: {
         200: contentResponse("The script; cacheable for a day, revalidated by its `ETag`.", {

@@ -56,20 +56,63 @@ describe("install scripts", () => {
     expect(requested).toEqual([
       "https://buddy.example/api/marketing/conversion/click123456789?type=signup&org=org-9",
     ]);
-    const api = dom.window as unknown as {
-      buddy: { conversion(type: string, value?: number, options?: Record<string, string>): boolean };
-    };
-    expect(api.buddy.conversion("purchase", 49.5)).toBe(true);
+    const api = dom.window as unknown as { buddy: { conversion(type: string): boolean } };
+    expect(api.buddy.conversion("purchase")).toBe(true);
     expect(requested[1]).toBe(
-      "https://buddy.example/api/marketing/conversion/click123456789?type=purchase&org=org-9&value=49.5",
+      "https://buddy.example/api/marketing/conversion/click123456789?type=purchase&org=org-9",
     );
+  });
+
+  it("the conversion script sends no value or options, and warns once in the page's life (CONTRACT §5)", () => {
+    const { dom, requested } = page("https://shop.example/thanks");
+    dom.window.localStorage.setItem("buddy_bclickid", "click123456789");
+    dom.window.localStorage.setItem("buddy_bclickid_ts", String(Date.now()));
+    const warnings: unknown[][] = [];
+    dom.window.console.warn = (...args: unknown[]) => warnings.push(args);
+    withCurrentScript(dom, {
+      src: "https://buddy.example/api/tracking/conversion.js",
+      "data-org": "org-9",
+    });
+    dom.window.eval(CONVERSION_SCRIPT);
+    expect(warnings).toEqual([]);
+    const api = dom.window as unknown as {
+      buddy: { conversion(type: string, value?: unknown, options?: Record<string, string>): boolean };
+    };
+    expect(api.buddy.conversion("signup", 99)).toBe(true);
+    expect(api.buddy.conversion("signup", 99)).toBe(true);
     expect(
-      api.buddy.conversion("purchase", 5000, { currency: "JPY", customerId: "cus 1&2", eventId: "in_1" }),
+      api.buddy.conversion("purchase", 5000, { currency: "JPY", customerId: "cus_1", eventId: "in_1" }),
     ).toBe(true);
-    expect(requested[2]).toBe(
-      "https://buddy.example/api/marketing/conversion/click123456789?type=purchase&org=org-9&value=5000" +
-        "&currency=JPY&customerId=cus%201%262&eventId=in_1",
+    // A second copy of the script on the page warns no more.
+    dom.window.eval(CONVERSION_SCRIPT);
+    expect(api.buddy.conversion("trial", null, { customerId: "cus_1" })).toBe(true);
+    const pixel = "https://buddy.example/api/marketing/conversion/click123456789";
+    expect(requested).toEqual([
+      `${pixel}?type=signup&org=org-9`,
+      `${pixel}?type=signup&org=org-9`,
+      `${pixel}?type=purchase&org=org-9`,
+      `${pixel}?type=trial&org=org-9`,
+    ]);
+    for (const url of requested) {
+      const query = new URL(url).searchParams;
+      for (const field of ["value", "currency", "eventId", "customerId"])
+        expect(query.has(field)).toBe(false);
+    }
+    expect(warnings).toHaveLength(1);
+    expect(String(warnings[0]?.[0])).toContain("POST /api/marketing/conversion");
+    // Without a value, nothing to warn about: a fresh page stays silent.
+    const quiet = page("https://shop.example/thanks");
+    const quietWarnings: unknown[][] = [];
+    quiet.dom.window.console.warn = (...args: unknown[]) => quietWarnings.push(args);
+    withCurrentScript(quiet.dom, {
+      src: "https://buddy.example/api/tracking/conversion.js",
+      "data-org": "org-9",
+    });
+    quiet.dom.window.eval(CONVERSION_SCRIPT);
+    (quiet.dom.window as unknown as { buddy: { conversion(type: string): boolean } }).buddy.conversion(
+      "signup",
     );
+    expect(quietWarnings).toEqual([]);
   });
 
   it("the conversion script does nothing without a stored click id", () => {

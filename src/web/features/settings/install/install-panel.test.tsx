@@ -49,9 +49,14 @@ describe("Settings → Install", () => {
     const conversion = within(screen.getByTestId("conversion-script"));
     expect(conversion.getByLabelText("Conversion tracking script")).toHaveTextContent(CONVERSION_TAG);
     expect(conversion.getByText(/conversion confirmation pages/)).toBeInTheDocument();
-    expect(conversion.getByLabelText("Conversion call")).toHaveTextContent(
-      "window.buddy.conversion('purchase', 49);",
+    // The pixel records leads only (CONTRACT §5): the call sends a type, money goes with the key.
+    expect(conversion.getByLabelText("Conversion call").textContent).toBe(
+      "window.buddy.conversion('signup');",
     );
+    expect(conversion.getByText(/It records leads only/)).toHaveTextContent(
+      /a value, a currency, your order id or your customer id never go through it/,
+    );
+    expect(conversion.getByText(/the only way, with Stripe below, to record revenue/)).toBeInTheDocument();
     const curl = conversion.getByLabelText("Server conversion request");
     expect(curl).toHaveTextContent(`curl -X POST ${ORIGIN}/api/marketing/conversion`);
     expect(curl).toHaveTextContent('-H "x-api-key: YOUR_API_KEY"');

@@ -85,18 +85,23 @@ export function InstallPanel() {
               {CONVERSION_TYPES.join(", ")}.
             </li>
             <li>It needs the click tracking script on your landing pages.</li>
+            <li>
+              It records leads only: anyone can see a web page, so a value, a currency, your order id or your
+              customer id never go through it. Send those from your server, below.
+            </li>
           </ul>
           <div className="grid gap-2">
             <p className="font-medium text-sm">Conversions without a page load</p>
             <p className="text-muted-foreground text-sm">
-              Once the script is on the page, call it from your own code, with an optional value:
+              Once the script is on the page, call it from your own code with the conversion type:
             </p>
             <CodeBlock aria-label="Conversion call">{CONVERSION_CALL_EXAMPLE}</CodeBlock>
           </div>
           <div className="grid gap-2">
             <p className="font-medium text-sm">From your server</p>
             <p className="text-muted-foreground text-sm">
-              Send the click id with an API key instead.{" "}
+              Send the click id with an API key: the only way, with Stripe below, to record revenue (value and
+              currency), your own event id and your customer id.{" "}
               <Link
                 to={`${paths.settings}?tab=api`}
                 className="text-primary underline-offset-4 hover:underline"

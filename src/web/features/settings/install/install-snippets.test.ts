@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  CONVERSION_CALL_EXAMPLE,
   clickScriptTag,
   conversionScriptTag,
   serverConversionExample,
@@ -17,6 +18,12 @@ describe("install snippets", () => {
 
   it("escape attribute values", () => {
     expect(clickScriptTag("https://x.example", 'a"><b')).toContain('data-org="a&quot;&gt;&lt;b"');
+  });
+
+  it("call the keyless script with a type alone: money and ids go with the key (CONTRACT §5)", () => {
+    expect(CONVERSION_CALL_EXAMPLE).toBe("window.buddy.conversion('signup');");
+    for (const field of ["value", "currency", "customerId", "eventId", "49"])
+      expect(CONVERSION_CALL_EXAMPLE).not.toContain(field);
   });
 
   it("show the server-side conversion with an x-api-key", () => {

@@ -18,13 +18,11 @@ export function conversionScriptTag(
 }
 
 /**
- * The conversion script's call for conversions that happen without a page load: a value in major
- * units, and optionally its currency, your customer id and your own id for the event (CONTRACT §8).
+ * The conversion script's call for conversions that happen without a page load: the type alone.
+ * It goes through the keyless pixel, which records leads only (CONTRACT §5): money, your customer
+ * id and your own id for the event go from your server with your key (serverConversionExample).
  */
-export const CONVERSION_CALL_EXAMPLE = [
-  "window.buddy.conversion('purchase', 49);",
-  "window.buddy.conversion('purchase', 49.99, { currency: 'EUR', customerId: 'cus_123', eventId: 'order_1001' });",
-].join("\n");
+export const CONVERSION_CALL_EXAMPLE = "window.buddy.conversion('signup');";
 
 /** CONTRACT §5 server-to-server conversion with an API key (SPEC §7 documented public API). */
 export function serverConversionExample(origin: string): string {
