@@ -438,6 +438,8 @@ export const conversions = pgTable(
  * them by the first conversion that carried both. Later conversions that name only the customer
  * are that click's for CUSTOMER_ATTRIBUTION_DAYS from `boundAt`.
  */
+export const CUSTOMER_BINDING_CHANNELS = ["key", "stripe"] as const;
+
 export const customerBindings = pgTable(
   "customer_bindings",
   {
@@ -446,6 +448,11 @@ export const customerBindings = pgTable(
     clickId: text().notNull(),
     sourceOrgId: text().notNull(),
     boundAt: createdAt(),
+    /**
+     * The channel that bound it (CONTRACT §5): the organization's API key or its Stripe. A key's
+     * binding replaces Stripe's, never the other way round.
+     */
+    boundBy: text({ enum: CUSTOMER_BINDING_CHANNELS }).notNull().default("key"),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.customerId] })],
 );

@@ -110,7 +110,6 @@ export function readStripeEvent(json: unknown): StripeEventReading {
         valueMinor: session.amount_total,
         currency: session.currency,
         eventId,
-        // conversion-store.ts reads `stripe.event` (the conversion's own event id) as made by Stripe.
         metadata: { stripe: { event: eventId, checkoutSession: session.id } },
       },
     };

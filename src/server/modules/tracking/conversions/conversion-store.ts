@@ -37,23 +37,10 @@ export type StoreOutcome =
   | { outcome: "unknown_customer"; id: null };
 
 /**
- * Whether the stored binding (`customer_bindings` in an ON CONFLICT clause) was made by a Stripe
- * event (integrations/stripe-events.ts): the conversion that bound it carries, as its event id, the
- * Stripe event named in its metadata. The binding keeps no column of its own for this; a key that
- * sent such metadata itself only lets its own later bindings replace that one.
- */
-const STRIPE_MADE_BINDING = sql`exists (
-  select 1 from conversions c
-  where c.target_org_id = customer_bindings.organization_id and c.created_at = customer_bindings.bound_at
-    and c.customer_id = customer_bindings.customer_id and c.click_id = customer_bindings.click_id
-    and c.event_id = c.metadata #>> '{stripe,event}'
-)`;
-
-/**
  * Stores a batch of conversions in one statement, with everything that follows from them:
  *
  * - a customer sent with a click is bound to it (the first binding wins, except that a binding a
- *   Stripe event made yields to one the organization's key sends: STRIPE_MADE_BINDING), and a
+ *   Stripe event made yields to one the organization's key sends: `bound_by`), and a
  *   conversion that names only a customer is attributed to its bound click for
  *   CUSTOMER_ATTRIBUTION_DAYS;
  * - the first conversion of a (click, type) is its lead (`conversions_one_lead`); a later one
@@ -88,21 +75,18 @@ export async function storeConversions(
         event_id text, metadata jsonb, binds_by text, source_org_id text, target_org_id text,
         created_at timestamptz)
     ), bound as (
-      insert into customer_bindings (organization_id, customer_id, click_id, source_org_id, bound_at)
-      select distinct on (target_org_id, customer_id) target_org_id, customer_id, click_id, source_org_id, created_at
+      insert into customer_bindings (organization_id, customer_id, click_id, source_org_id, bound_at, bound_by)
+      select distinct on (target_org_id, customer_id) target_org_id, customer_id, click_id, source_org_id, created_at,
+        binds_by
       from input
       where click_id is not null and customer_id is not null
       -- A key's binding before Stripe's in one batch, then the first sent.
       order by target_org_id, customer_id, binds_by = 'key' desc, ord
       on conflict (organization_id, customer_id) do update
-        set click_id = excluded.click_id, source_org_id = excluded.source_org_id, bound_at = excluded.bound_at
+        set click_id = excluded.click_id, source_org_id = excluded.source_org_id, bound_at = excluded.bound_at,
+          bound_by = excluded.bound_by
         where customer_bindings.click_id <> excluded.click_id
-          and exists (
-            select 1 from input k
-            where k.binds_by = 'key' and k.click_id is not null
-              and k.target_org_id = excluded.organization_id and k.customer_id = excluded.customer_id
-          )
-          and ${STRIPE_MADE_BINDING}
+          and customer_bindings.bound_by = 'stripe' and excluded.bound_by = 'key'
       returning organization_id, customer_id, click_id, source_org_id, bound_at
     ), bindings as (
       select * from bound
