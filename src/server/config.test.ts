@@ -84,6 +84,7 @@ describe("loadConfig", () => {
       expect(trust(undefined)).toBe(false);
       expect(trust("")).toBe(false);
       expect(trust("false")).toBe(false);
+      expect(trust("0")).toBe(false);
     });
 
     it("counts proxies: true is one hop, never trust-everything; a number is that many", () => {
@@ -103,7 +104,6 @@ describe("loadConfig", () => {
 
     it.each([
       ["garbage", /"garbage" is not an IP address or CIDR/],
-      ["0", /"0" is not a number of proxies \(1 or more\)/],
       ["-1", /"-1" is not a number of proxies \(1 or more\)/],
       ["99999999999999999999", /is not a number of proxies/],
       ["1.2.3.4/33", /"1\.2\.3\.4\/33": the prefix length must be a whole number from 1 to 32/],

@@ -79,7 +79,8 @@ const trustProxySetting = z
   .optional()
   .transform((raw, ctx): TrustProxy => {
     const value = raw?.trim() ?? "";
-    if (value === "" || value === "false") return false;
+    // "0" proxies is off too, as the earlier boolean setting read it.
+    if (value === "" || value === "false" || value === "0") return false;
     // One proxy, the balancer: a hop count, never "trust everything" (which takes the left-most
     // entry, the one any client writes itself).
     if (value === "true") return { hops: 1 };
