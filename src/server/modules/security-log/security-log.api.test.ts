@@ -299,7 +299,9 @@ describe("who reads the security log", () => {
 
     // A cursor from the other organization's log, or one made up far in the future.
     const { nextCursor } = await readLog(admin.headers, "?limit=1");
-    const future = Buffer.from(JSON.stringify(["9999-12-31T23:59:59.999999Z", "zzzz"])).toString("base64url");
+    const future = Buffer.from(JSON.stringify(["2100-12-31T23:59:59.999999Z", crypto.randomUUID()])).toString(
+      "base64url",
+    );
     for (const cursor of [nextCursor, future]) {
       const page = await readLog(other.headers, `?before=${cursor}`);
       expect(page.entries.filter((e) => mineIds.has(e.id))).toEqual([]);
@@ -382,6 +384,13 @@ describe("paging", () => {
       [`before=${encoded(["2026-02-31T00:00:00.000000Z", "x"])}`, "Invalid cursor"],
       [`before=${encoded(["2026-01-01", "x"])}`, "Invalid cursor"],
       [`before=${encoded({ at: "2026-01-01T00:00:00.000000Z" })}`, "Invalid cursor"],
+      // Dates JavaScript reads and PostgreSQL refuses, and ids that are not an entry's: found by an
+      // outside tester as 500s.
+      [`before=${encoded(["0000-01-01T00:00:00.000000Z", crypto.randomUUID()])}`, "Invalid cursor"],
+      [`before=${encoded(["9999-12-31T00:00:00.000000Z", crypto.randomUUID()])}`, "Invalid cursor"],
+      [`before=${encoded(["2026-11-28T13:00:00.000000Z", "\u0000"])}`, "Invalid cursor"],
+      [`before=${encoded(["2026-11-28T13:00:00.000000Z", "\ud800"])}`, "Invalid cursor"],
+      [`before=${encoded(["2026-11-28T13:00:00.000000Z", "x"])}`, "Invalid cursor"],
       ["before=", undefined],
       ["before=a%00b", undefined],
       [`before=${"a".repeat(201)}`, undefined],

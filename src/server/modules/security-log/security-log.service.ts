@@ -50,7 +50,10 @@ export async function recordSecurityEvent(db: DbOrTx, actor: SecurityActor, even
  * milliseconds: a cursor made from one would skip the older entries of the same millisecond.
  */
 const exactTime = sql<string>`to_char(${securityLog.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-const EXACT_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+// Years PostgreSQL and JavaScript both read alike (year 0 is valid to one and not the other).
+const EXACT_TIME = /^(20\d{2}|2100)-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+/** Entries' ids are UUIDs: anything else in a cursor (a NUL byte…) never reaches the database. */
+const ENTRY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 type Cursor = { at: string; id: string };
 
@@ -63,7 +66,7 @@ function encodeCursor(entry: Cursor) {
 function decodeCursor(cursor: string): Cursor {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof at !== "string" || typeof id !== "string" || !EXACT_TIME.test(at))
+    if (typeof at !== "string" || typeof id !== "string" || !EXACT_TIME.test(at) || !ENTRY_ID.test(id))
       throw new Error("bad cursor");
     const date = new Date(at);
     if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 23) !== at.slice(0, 23)) {
