@@ -14,7 +14,7 @@ import {
   consumeVerificationToken,
   invalidateOneTimeTokens,
   issueOneTimeToken,
-  pendingSignupPasswords,
+  newestSignupPassword,
 } from "./one-time-tokens";
 import { createSession, revokeAllSessions } from "./sessions";
 
@@ -87,6 +87,9 @@ export async function signUp(
           .limit(1);
     if (!account) return false;
     if (account.emailVerifiedAt) {
+      // Its owner is told. The sign-up is kept like any other, its link never mailed: signing in
+      // with its password answers "verify first", as for an address without an account.
+      await issueOneTimeToken(tx, account.id, "verify_email", pending);
       await enqueueMail(tx, accountExistsMail(email, deps.publicUrl));
       return false;
     }
@@ -108,19 +111,23 @@ export async function logIn(
 ): Promise<{ token: string; user: User }> {
   const email = normalizeEmail(input.email);
   const [row] = await deps.db.select().from(users).where(eq(users.email, email)).limit(1);
-  if (row && !row.emailVerifiedAt) {
-    // Told to verify only with a password one of the pending sign-ups chose; else as unknown.
-    const chosen = await pendingSignupPasswords(deps.db, row.id);
-    for (const hash of chosen) {
-      if (await verifyPassword(hash, input.password)) throw new AppError(403, AUTH_MESSAGES.unverified);
-    }
-    if (chosen.length === 0) await verifyAgainstDummy(input.password);
+  // Every refusal costs two password checks, whatever the address: its answer and its time say
+  // nothing of whether the address has an account, verified or not.
+  const accountHash = row?.emailVerifiedAt ? row.passwordHash : null;
+  const valid = accountHash
+    ? await verifyPassword(accountHash, input.password)
+    : await verifyAgainstDummy(input.password);
+  if (!row || !valid) {
+    // Not the account's password: the newest sign-up's, which is "verify first" (CONTRACT §3),
+    // also for a verified address (signUp keeps such a sign-up unmailed), so signing up and then
+    // in tells a stranger nothing. Any other password is refused like an unknown address.
+    const pending = await newestSignupPassword(deps.db, row?.id ?? "");
+    const chosen = pending
+      ? await verifyPassword(pending, input.password)
+      : await verifyAgainstDummy(input.password);
+    if (row && chosen) throw new AppError(403, AUTH_MESSAGES.unverified);
     throw unauthorized(AUTH_MESSAGES.invalidCredentials);
   }
-  const valid = row?.passwordHash
-    ? await verifyPassword(row.passwordHash, input.password)
-    : await verifyAgainstDummy(input.password);
-  if (!row || !valid) throw unauthorized(AUTH_MESSAGES.invalidCredentials);
   // Someone invited who already had an account signs in through the invitation link: joining is
   // their choice, made by following the link, never a side effect of signing in.
   const { inviteToken } = input;

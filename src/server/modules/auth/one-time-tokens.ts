@@ -89,19 +89,16 @@ export async function consumeVerificationToken(
   return { userId, passwordHash: signup?.passwordHash ?? null };
 }
 
-/** Passwords chosen by an unverified address's pending sign-ups, newest first (a few at most). */
-export async function pendingSignupPasswords(db: DbOrTx, userId: string): Promise<string[]> {
-  const rows = await db
+/** The password the address's newest pending sign-up chose, if any. */
+export async function newestSignupPassword(db: DbOrTx, userId: string): Promise<string | null> {
+  const [row] = await db
     .select({ passwordHash: oneTimeTokens.passwordHash })
     .from(oneTimeTokens)
     .where(and(signupsOf(userId), isNull(oneTimeTokens.usedAt), isNotNull(oneTimeTokens.passwordHash)))
     .orderBy(desc(oneTimeTokens.createdAt))
-    .limit(PENDING_SIGNUPS_CHECKED);
-  return rows.flatMap((row) => (row.passwordHash ? [row.passwordHash] : []));
+    .limit(1);
+  return row?.passwordHash ?? null;
 }
-
-/** At sign-in, an unverified address is told to verify only for a password one of these chose. */
-const PENDING_SIGNUPS_CHECKED = 3;
 
 /** After a reset, older reset links for the same user stop working too. */
 export async function invalidateOneTimeTokens(db: DbOrTx, userId: string, purpose: OneTimeTokenPurpose) {

@@ -76,10 +76,11 @@ describe("pre-registration of someone else's address", () => {
     // The reset ended the verifier's session, as any reset does.
     expect((await t.app.inject({ url: "/api/me", headers: authHeader(victimSession) })).statusCode).toBe(401);
 
-    // Signing up again gets the attacker nothing: the address is verified, its owner is told.
+    // Signing up again gets the attacker nothing: the address is verified, its owner is told, and
+    // the attacker's password is only ever told to verify first.
     const again = await post("/api/auth", { email, password: ATTACKER_PASSWORD, mode: "signup" });
     expect(again.statusCode).toBe(201);
-    expect((await login(email, ATTACKER_PASSWORD)).statusCode).toBe(401);
+    expect((await login(email, ATTACKER_PASSWORD)).statusCode).toBe(403);
 
     // The victim onboards the company as its admin, and nobody else is in it.
     const session = (await login(email, VICTIM_PASSWORD)).json() as { token: string };
@@ -95,7 +96,7 @@ describe("pre-registration of someone else's address", () => {
       .from(memberships)
       .where(eq(memberships.organizationId, organizationId));
     expect(members).toEqual([{ userId: (await account(email)).id, role: "admin", status: "active" }]);
-    expect((await login(email, ATTACKER_PASSWORD)).statusCode).toBe(401);
+    expect((await login(email, ATTACKER_PASSWORD)).json().token).toBeUndefined();
   });
 
   it("keeps the victim's own password when the victim signs up after the attacker, whichever mail they open", async () => {
@@ -103,9 +104,9 @@ describe("pre-registration of someone else's address", () => {
     const attacker = await signUp(email, ATTACKER_PASSWORD);
     const victim = await signUp(email, VICTIM_PASSWORD);
     expect(victim.verifyToken).not.toBe(attacker.verifyToken);
-    // No sign-up's password works before a verification.
+    // No sign-up's password works before a verification; the newest one's is told to verify.
     expect((await login(email, VICTIM_PASSWORD)).statusCode).toBe(403);
-    expect((await login(email, ATTACKER_PASSWORD)).statusCode).toBe(403);
+    expect((await login(email, ATTACKER_PASSWORD)).statusCode).toBe(401);
 
     // The victim opens the attacker's mail, in the browser that holds the victim's secret.
     const verified = await verify(attacker.verifyToken, victim.signupSecret);
@@ -160,6 +161,29 @@ describe("pre-registration of someone else's address", () => {
     // The owner's own verification afterwards works as if nothing had happened.
     expect((await verify(victim.verifyToken, victim.signupSecret)).statusCode).toBe(200);
     expect((await login(email, VICTIM_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it("tells a stranger nothing by signing up and then in: a verified address answers as a new one", async () => {
+    // The probe: sign up with a password of one's own, then sign in with it. Before, a verified
+    // address answered 401 there and a free one 403.
+    const owner = `owner-${crypto.randomUUID().slice(0, 6)}@victim.example`;
+    const owned = await signUp(owner, VICTIM_PASSWORD);
+    expect((await verify(owned.verifyToken, owned.signupSecret)).statusCode).toBe(200);
+    const free = `free-${crypto.randomUUID().slice(0, 6)}@victim.example`;
+    const answers = [];
+    for (const email of [owner, free]) {
+      const signup = await post("/api/auth", { email, password: "Probe-pass1!", mode: "signup" });
+      const probe = await login(email, "Probe-pass1!");
+      answers.push([signup.statusCode, Object.keys(signup.json()), probe.statusCode, probe.json()]);
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0]?.[2]).toBe(403);
+    // The owner's password is untouched, and the probe's never becomes usable.
+    expect((await login(owner, VICTIM_PASSWORD)).statusCode).toBe(200);
+    const ownerMail = await t.mail.waitFor(
+      (m) => m.to === owner && m.subject === "You already have a Buddy account",
+    );
+    expect(ownerMail.text).not.toContain("/verify-email?token=");
   });
 
   it("tells only a pending sign-up's password to verify first; any other is refused like an unknown one", async () => {
