@@ -79,6 +79,9 @@ export async function conversionsRoutes(app: FastifyInstance) {
       logLevel: "warn",
       // A GIF is compressed already: the compression plugin's hooks are not attached at all.
       compress: false,
+      // A browser loads the pixel with GET. A HEAD is what link checkers and scanners send: it
+      // must not record a lead, so there is no HEAD route (404).
+      exposeHeadRoute: false,
       // Before the schema, which does not know these fields and would drop them unread: any of
       // them, valid or not, even empty, refuses the call rather than recording a bare lead.
       preValidation: async (request) => {

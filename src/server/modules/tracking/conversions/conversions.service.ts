@@ -166,7 +166,10 @@ export function createConversionRecorder(deps: {
   return {
     async record(input: ConversionInput): Promise<ConversionResult> {
       const key = keyOf(input);
-      const hit = known.get(key);
+      // A repeat that names a customer still goes to the statement, which binds it to its click
+      // (the first binding wins): a lead the pixel recorded first must not keep the key's
+      // customer from its click.
+      const hit = input.customerId === undefined ? known.get(key) : undefined;
       if (hit) return { id: hit.id, duplicate: true };
       const result = await store(input, input.now ?? new Date());
       known.set(key, result);

@@ -166,6 +166,16 @@ describe("the keyless pixel records leads only (CONTRACT §5)", () => {
     const rows = await t.database.db.select().from(conversions).where(eq(conversions.customerId, "crm-77"));
     expect(rows.map((row) => row.clickId)).toEqual([realClick, realClick]);
 
+    // A HEAD, as link checkers send, records nothing.
+    const head = await t.app.inject({
+      method: "HEAD",
+      url: `/api/marketing/conversion/${encodeURIComponent(forgedClick)}?type=purchase&org=${advertiser.organizationId}`,
+    });
+    expect(head.statusCode).toBe(404);
+    expect(
+      await t.database.db.select().from(conversions).where(eq(conversions.clickId, forgedClick)),
+    ).toEqual([]);
+
     // A lead alone it still records, with no money.
     const lead = await pixel(forgedClick, "");
     expect(lead.statusCode).toBe(200);
@@ -181,6 +191,29 @@ describe("the keyless pixel records leads only (CONTRACT §5)", () => {
       customerId: null,
       eventId: null,
     });
+
+    // That lead came first, so the key's purchase of the same click and type without an event id
+    // repeats it (CONTRACT §8). Its customer is still bound to the click: the pixel's lead never
+    // keeps the advertiser's customer from the partner who sent them.
+    const repeat = await convert(advertiserKey, {
+      clickId: forgedClick,
+      type: "purchase",
+      value: 499.99,
+      customerId: "cus-after-pixel",
+    });
+    expect(repeat.statusCode).toBe(200);
+    expect(repeat.json()).toMatchObject({ duplicate: true });
+    const renewal = await convert(advertiserKey, {
+      customerId: "cus-after-pixel",
+      type: "upgrade",
+      value: 10,
+    });
+    expect(renewal.statusCode).toBe(201);
+    const [upgrade] = await t.database.db
+      .select()
+      .from(conversions)
+      .where(eq(conversions.customerId, "cus-after-pixel"));
+    expect(upgrade).toMatchObject({ clickId: forgedClick, type: "upgrade", valueMinor: 1000 });
   });
 });
 
