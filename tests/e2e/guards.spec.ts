@@ -76,6 +76,8 @@ test("the current-user query does not run on the public routes", async ({ page, 
     if (new URL(req.url()).pathname === "/api/me") meCalls.push(page.url());
   });
   await page.goto("/verify-email?token=bogus");
+  // This browser never signed up: the page asks before it verifies (CONTRACT §3).
+  await page.getByRole("button", { name: "Verify my email address" }).click();
   await expect(page.getByText("Invalid or expired verification token")).toBeVisible();
   await page.evaluate((value) => localStorage.setItem("token", value), account.token);
   for (const path of ["/forgot-password", "/reset-password?token=bogus", "/verify-email"]) {
