@@ -67,7 +67,17 @@ describe("TRUST_PROXY=true (one proxy)", () => {
     expect(statuses).toEqual([200, 429, 429, 429, 200]);
   });
 
-  it("logs no warning for forwarded requests", async () => {
+  it("counts an IPv6 client as its /64: another address of the same network has no allowance of its own", async () => {
+    const statuses = await app.pixels([
+      ["10.0.0.2", "2001:db8:1:2::77"],
+      ["10.0.0.2", "2001:db8:1:2::78"],
+      ["10.0.0.2", "2001:db8:1:2:ffff:ffff:ffff:ffff"],
+      ["10.0.0.2", "2001:db8:1:3::1"],
+    ]);
+    expect(statuses).toEqual([200, 429, 429, 200]);
+  });
+
+    it("logs no warning for forwarded requests", async () => {
     const origin = await app.t.app.listen({ port: 0, host: "127.0.0.1" });
     await fetch(`${origin}/healthz`, { headers: { "x-forwarded-for": "203.0.113.70" } });
     expect(app.log.filter((line) => WARNING.test(line.msg))).toEqual([]);

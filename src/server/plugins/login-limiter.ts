@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import { AppError, RateLimitedError } from "../errors";
+import { clientNetwork } from "../lib/client-network";
 import { createLimiter, retryAfterSeconds, take } from "./rate-limit";
 
 /** Wrong passwords one client address may try for one address within the window. */
@@ -56,7 +57,7 @@ export function createLoginLimiter(options: {
   return {
     async attempt(address, client, signIn) {
       const addressKey = address.trim().toLowerCase();
-      const clientKey = `${addressKey}|${client}`;
+      const clientKey = `${addressKey}|${clientNetwork(client)}`;
       // Taken before the password is checked, so parallel guesses from one client cannot get past
       // it; a sign-in gives it back. This attempt is one of the points.
       const own = await take(perClient, clientKey);

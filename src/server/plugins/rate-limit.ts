@@ -6,6 +6,7 @@ import {
   RateLimiterRes,
 } from "rate-limiter-flexible";
 import { RateLimitedError } from "../errors";
+import { clientNetwork } from "../lib/client-network";
 
 export type RateLimitKey = {
   /**
@@ -73,7 +74,7 @@ export function createPerClientLimit(
   if (perMinute <= 0) return null;
   const limiter = createLimiter(redis, keyPrefix, perMinute, 60);
   return async (client) => {
-    await take(limiter, client);
+    await take(limiter, clientNetwork(client));
   };
 }
 
@@ -89,7 +90,7 @@ export function createAccountRateLimiter(options: RateLimitOptions): AccountRate
 
   return {
     async consume({ action, ip, address }) {
-      if (perIp && ip) await take(perIp, `${action}:${ip}`);
+      if (perIp && ip) await take(perIp, `${action}:${clientNetwork(ip)}`);
       if (address) await take(perAddress, `${action}:${address.toLowerCase()}`);
     },
   };
