@@ -77,7 +77,7 @@ describe("TRUST_PROXY=true (one proxy)", () => {
     expect(statuses).toEqual([200, 429, 429, 200]);
   });
 
-    it("logs no warning for forwarded requests", async () => {
+  it("logs no warning for forwarded requests", async () => {
     const origin = await app.t.app.listen({ port: 0, host: "127.0.0.1" });
     await fetch(`${origin}/healthz`, { headers: { "x-forwarded-for": "203.0.113.70" } });
     expect(app.log.filter((line) => WARNING.test(line.msg))).toEqual([]);
