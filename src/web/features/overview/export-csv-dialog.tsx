@@ -1,4 +1,4 @@
-import { EXPORT_MAX_DAYS } from "@shared/exports";
+import { EXPORT_MAX_DAYS, EXPORT_YEARS } from "@shared/exports";
 import { Download } from "lucide-react";
 import { useId, useState } from "react";
 import { toast } from "sonner";
@@ -18,6 +18,8 @@ import { Label } from "@/components/ui/label";
 import { apiDownload, errorMessage } from "@/lib/api-client";
 
 const DAY_MS = 86_400_000;
+/** The days the server exports (its 400 otherwise): the date picker offers no others. */
+const DAY_BOUNDS = { min: `${EXPORT_YEARS.first}-01-01`, max: `${EXPORT_YEARS.last}-12-31` };
 const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 type Kind = "conversions" | "clicks";
@@ -110,11 +112,23 @@ export function ExportCsvDialog() {
           <div className="grid gap-4 sm:grid-cols-2">
             <div className="grid gap-2">
               <Label htmlFor={fromId}>From</Label>
-              <Input id={fromId} type="date" value={from} onChange={(event) => setFrom(event.target.value)} />
+              <Input
+                id={fromId}
+                type="date"
+                {...DAY_BOUNDS}
+                value={from}
+                onChange={(event) => setFrom(event.target.value)}
+              />
             </div>
             <div className="grid gap-2">
               <Label htmlFor={toId}>To</Label>
-              <Input id={toId} type="date" value={to} onChange={(event) => setTo(event.target.value)} />
+              <Input
+                id={toId}
+                type="date"
+                {...DAY_BOUNDS}
+                value={to}
+                onChange={(event) => setTo(event.target.value)}
+              />
             </div>
           </div>
           <FormMessage role="alert">{error}</FormMessage>

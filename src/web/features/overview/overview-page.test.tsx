@@ -226,6 +226,11 @@ describe("Overview page", { timeout: 15_000 }, () => {
 
     fireEvent.click(await screen.findByRole("button", { name: "Export CSV" }));
     const again = within(await screen.findByRole("dialog"));
+    // Only the days the server exports are offered.
+    for (const label of ["From", "To"]) {
+      expect(again.getByLabelText(label)).toHaveAttribute("min", "2000-01-01");
+      expect(again.getByLabelText(label)).toHaveAttribute("max", "2100-12-31");
+    }
     fireEvent.change(again.getByLabelText("From"), { target: { value: "2024-01-01" } });
     fireEvent.click(again.getByRole("button", { name: "Download" }));
     expect(await again.findByText("An export covers at most 366 days")).toBeInTheDocument();
