@@ -2,11 +2,11 @@
 // 50 MB. The server runs with bench/heap-probe.mjs, which writes down the heap V8 leaves after each
 // collection: the growth is what the export retains, not garbage that V8 has yet to collect.
 import { readFileSync } from "node:fs";
+import { isoDay, windowStart } from "@shared/days";
 import type { BuddyProcess } from "../src/server/testing/buddy-process";
 import { processCpuMs, record } from "./harness";
 
 const HEAP_GROWTH_MB = 50;
-const DAY_MS = 86_400_000;
 const MB = 1024 * 1024;
 /** Where the client stops reading; the server's CPU is then read every STALL_STEP_MS until it idles. */
 const STALL_AFTER_BYTES = 20 * MB;
@@ -87,8 +87,8 @@ export async function benchExport(
   /** The sharer's conversions in the database: every one of them must arrive. */
   expectedRows: number,
 ) {
-  const to = new Date().toISOString().slice(0, 10);
-  const from = new Date(Date.now() - 365 * DAY_MS).toISOString().slice(0, 10);
+  const to = isoDay(Date.now());
+  const from = windowStart(366);
   const before = await retainedHeap(buddy, heapProbeFile);
   const first = probeLines(heapProbeFile).length;
   const started = performance.now();

@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type PartnersLedger, windowStart } from "@shared/reciprocity";
+import { DAY_MS, windowStart } from "@shared/days";
+import type { PartnersLedger } from "@shared/reciprocity";
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
@@ -32,7 +33,6 @@ const LEDGER_DAYS = 365;
 const BLOCKED_EVERY = 50;
 const LISTED = LEDGER_PARTNERS - 2 * (LEDGER_PARTNERS / BLOCKED_EVERY);
 const P99_MS = 50;
-const DAY_MS = 86_400_000;
 /** Days per statement (146,000 roll-up rows). */
 const DAYS_PER_CHUNK = 73;
 const PREFIX = "seed-ledger-";

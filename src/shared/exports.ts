@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DAY_MS, isoDay } from "./days";
 
 /** CONTRACT §9: an export covers at most this many days, both ends included. */
 export const EXPORT_MAX_DAYS = 366;
@@ -18,14 +19,13 @@ export const EXPORT_MESSAGES = {
   span: `An export covers at most ${EXPORT_MAX_DAYS} days`,
 } as const;
 
-const DAY_MS = 86_400_000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A real calendar date written YYYY-MM-DD ("2026-02-30" is refused, not rolled over). */
 function isIsoDate(value: string): boolean {
   if (!ISO_DATE.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+  return !Number.isNaN(date.getTime()) && isoDay(date.getTime()) === value;
 }
 
 /** Of a date isIsoDate accepted: its four-digit year within EXPORT_YEARS. */

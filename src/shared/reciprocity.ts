@@ -32,13 +32,6 @@ export function adWeight(clicks: { sent: number; received: number }): number {
   return Math.min(AD_WEIGHT_MAX, Math.max(AD_WEIGHT_MIN, ratio));
 }
 
-const DAY_MS = 86_400_000;
-
-/** The first day (UTC, YYYY-MM-DD) of a window of `days` days that ends today. */
-export function windowStart(days: number, now = new Date()): string {
-  return new Date(now.getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
-}
-
 export const LEDGER_DAYS_MESSAGE = `days must be a whole number from ${LEDGER_DAYS_MIN} to ${LEDGER_DAYS_MAX}`;
 
 export const partnersQuerySchema = z.object({

@@ -1,3 +1,4 @@
+import { DAY_MS } from "@shared/days";
 import { isValidDomain, normalizeWebsite } from "@shared/website";
 import { loadBuffer } from "cheerio";
 import { LRUCache } from "lru-cache";
@@ -39,7 +40,6 @@ export type SiteMetadataOptions = {
   maxEntries?: number;
 };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const FAILURE_TTL_MS = 5 * 60 * 1000;
 /** Generous for a name or a description, small enough for a form field and the cache. */
 export const METADATA_TEXT_MAX = 300;

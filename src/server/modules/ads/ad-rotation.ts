@@ -1,4 +1,5 @@
-import { AD_WEIGHT_DAYS, adWeight, windowStart } from "@shared/reciprocity";
+import { windowStart } from "@shared/days";
+import { AD_WEIGHT_DAYS, adWeight } from "@shared/reciprocity";
 import { sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client";
 import { trafficByPartner, windowParts } from "../tracking/dashboard-figures/pair-window";

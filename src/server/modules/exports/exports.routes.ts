@@ -1,3 +1,4 @@
+import { DAY_MS } from "@shared/days";
 import {
   CLICK_EXPORT_COLUMNS,
   CONVERSION_EXPORT_COLUMNS,
@@ -13,8 +14,6 @@ import { API_TAGS } from "../../plugins/openapi";
 import { contentResponse, errorResponse, textBody } from "../../plugins/openapi-responses";
 import { csvStream } from "./csv";
 import { type ExportKind, exportRows } from "./export-rows";
-
-const DAY_MS = 86_400_000;
 
 /** The query's days as UTC instants: from midnight on `from` to midnight after `to`. */
 function rangeOf({ from, to }: ExportQuery) {

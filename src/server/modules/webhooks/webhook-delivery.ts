@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import { DAY_MS } from "@shared/days";
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { Webhook } from "standardwebhooks";
@@ -187,7 +188,7 @@ export function webhookJobHandler(deps: {
             publicUrl: deps.publicUrl,
             organizationName: admin.organizationName,
             url: endpoint.url,
-            failingDays: Math.round(options.disableAfterMs / 86_400_000),
+            failingDays: Math.round(options.disableAfterMs / DAY_MS),
           }),
         );
       }

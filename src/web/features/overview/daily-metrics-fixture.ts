@@ -1,3 +1,4 @@
+import { DAY_MS, isoDay } from "@shared/days";
 import type { DailyMetrics } from "@shared/tracking";
 
 /** Test data: 30 days from 2025-02-01, all zero except the days given by index. */
@@ -6,7 +7,7 @@ export function makeDailyMetrics(
 ): DailyMetrics {
   const start = Date.parse("2025-02-01T00:00:00.000Z");
   return Array.from({ length: 30 }, (_, index) => ({
-    day: new Date(start + index * 86_400_000).toISOString().slice(0, 10),
+    day: isoDay(start + index * DAY_MS),
     clicksSent: 0,
     clicksReceived: 0,
     leadsSent: 0,

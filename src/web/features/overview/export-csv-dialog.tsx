@@ -1,3 +1,4 @@
+import { isoDay, windowStart } from "@shared/days";
 import { EXPORT_MAX_DAYS, EXPORT_YEARS } from "@shared/exports";
 import { Download } from "lucide-react";
 import { useId, useState } from "react";
@@ -17,10 +18,8 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { apiDownload, errorMessage } from "@/lib/api-client";
 
-const DAY_MS = 86_400_000;
 /** The days the server exports (its 400 otherwise): the date picker offers no others. */
 const DAY_BOUNDS = { min: `${EXPORT_YEARS.first}-01-01`, max: `${EXPORT_YEARS.last}-12-31` };
-const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 type Kind = "conversions" | "clicks";
 const KINDS: { value: Kind; label: string }[] = [
@@ -46,7 +45,7 @@ function save(blob: Blob, filename: string) {
 export function ExportCsvDialog() {
   const [open, setOpen] = useState(false);
   const [kind, setKind] = useState<Kind>("conversions");
-  const [from, setFrom] = useState(() => isoDay(Date.now() - 29 * DAY_MS));
+  const [from, setFrom] = useState(() => windowStart(30));
   const [to, setTo] = useState(() => isoDay(Date.now()));
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -1,14 +1,13 @@
 import { hash } from "node:crypto";
+import { DAY_MS, isoDay } from "@shared/days";
 import { eq, lt } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { visitorSalts } from "../../../db/schema";
 import { generateToken } from "../../../lib/tokens";
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const REFRESH_MS = 60 * 60 * 1000;
 
 const dayStartOf = (ms: number) => ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
-const dayKey = (dayStart: number) => new Date(dayStart).toISOString().slice(0, 10);
 
 export type VisitorSalts = {
   /** The salt of the UTC day holding `now`, from memory: never waits on the database. */
@@ -60,7 +59,7 @@ export function createVisitorSalts(
           .where(eq(visitorSalts.day, day));
         if (!row) throw new Error(`visitor salt of ${day} vanished`);
         held.set(day, { salt: row.salt, shared: true });
-        if (dayKey(current.start) === day) current = { ...current, salt: row.salt };
+        if (isoDay(current.start) === day) current = { ...current, salt: row.salt };
       })().finally(() => loading.delete(day));
       loading.set(day, pending);
     }
@@ -69,17 +68,17 @@ export function createVisitorSalts(
 
   async function refresh() {
     const today = dayStartOf(clock());
-    const yesterday = dayKey(today - DAY_MS);
+    const yesterday = isoDay(today - DAY_MS);
     for (const day of held.keys()) if (day < yesterday) held.delete(day);
     if (current.start < today - DAY_MS) current = { start: 0, end: 0, salt: "" };
-    await Promise.all([load(dayKey(today)), load(dayKey(today + DAY_MS))]);
+    await Promise.all([load(isoDay(today)), load(isoDay(today + DAY_MS))]);
     await db.delete(visitorSalts).where(lt(visitorSalts.day, yesterday));
   }
 
   function saltFor(now: number): string {
     if (now >= current.start && now < current.end) return current.salt;
     const start = dayStartOf(now);
-    const day = dayKey(start);
+    const day = isoDay(start);
     let entry = held.get(day);
     if (!entry) {
       entry = { salt: generateToken(32), shared: false };

@@ -1,10 +1,9 @@
+import { DAY_MS, isoDay, windowStart } from "@shared/days";
 import type { Activity, DailyMetrics } from "@shared/tracking";
 import { and, eq, gte, or, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../../db/client";
 import { clickEvents, conversions, organizations, pairDailyStats, relationships } from "../../../db/schema";
 import { blockedOrganizationsSql } from "../../relationships/block-list";
-
-const DAY_MS = 86_400_000;
 
 /** Clicks and leads sent and received per day for the last `days` days (zeros included). */
 export async function dailyMetrics(
@@ -13,7 +12,7 @@ export async function dailyMetrics(
   days = 30,
   now = new Date(),
 ): Promise<DailyMetrics> {
-  const first = new Date(now.getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  const first = windowStart(days, now);
   const rows = await db
     .select()
     .from(pairDailyStats)
@@ -25,7 +24,7 @@ export async function dailyMetrics(
     );
   const series = new Map<string, DailyMetrics[number]>();
   for (let i = 0; i < days; i++) {
-    const day = new Date(now.getTime() - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10);
+    const day = isoDay(now.getTime() - (days - 1 - i) * DAY_MS);
     series.set(day, { day, clicksSent: 0, clicksReceived: 0, leadsSent: 0, leadsReceived: 0 });
   }
   for (const row of rows) {

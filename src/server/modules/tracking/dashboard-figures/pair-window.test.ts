@@ -1,8 +1,7 @@
+import { DAY_MS, isoDay } from "@shared/days";
 import { describe, expect, it } from "vitest";
 import { type Span, windowParts } from "./pair-window";
 
-const DAY_MS = 86_400_000;
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** The periods a day is added into, as the daily tables' triggers do (migration 0016). */
 function periodsOf(at: string) {
   const [year, month, date] = at.split("-") as [string, string, string];
@@ -28,8 +27,9 @@ describe("a window as periods and days", () => {
     };
     for (let at = start, n = 1; at < end; at += DAY_MS, n++) {
       const clicks = (n * 7919) % 101;
-      daily.set(day(at), clicks);
-      for (const [period, starts] of Object.entries(periodsOf(day(at))) as [keyof typeof rollups, string][])
+      const day = isoDay(at);
+      daily.set(day, clicks);
+      for (const [period, starts] of Object.entries(periodsOf(day)) as [keyof typeof rollups, string][])
         rollups[period].set(starts, (rollups[period].get(starts) ?? 0) + clicks);
     }
     const inSpan = (rows: Map<string, number>, span: Span) =>
@@ -37,17 +37,17 @@ describe("a window as periods and days", () => {
       [...rows].filter(([at]) => at >= span.from && at < span.to).reduce((sum, [, n]) => sum + n, 0);
     let suffix = [...daily.values()].reduce((sum, n) => sum + n, 0);
     for (let first = start; first < end; first += DAY_MS) {
-      const parts = windowParts(day(first));
+      const parts = windowParts(isoDay(first));
       const read =
         [...rollups.year].filter(([at]) => at >= parts.years).reduce((sum, [, n]) => sum + n, 0) +
         inSpan(rollups.month, parts.months) +
         inSpan(rollups.part, parts.parts) +
         inSpan(daily, parts.days);
-      expect(read, day(first)).toBe(suffix);
+      expect(read, isoDay(first)).toBe(suffix);
       expect(count(parts.days, "day", [])).toBeLessThanOrEqual(4);
       expect(count(parts.parts, "part", rollups.part.keys())).toBeLessThanOrEqual(2);
       expect(count(parts.months, "month", rollups.month.keys())).toBeLessThanOrEqual(6);
-      suffix -= daily.get(day(first)) ?? 0;
+      suffix -= daily.get(isoDay(first)) ?? 0;
     }
   });
 

@@ -1,6 +1,5 @@
+import { DAY_MS, isoDay } from "@shared/days";
 import { type SQL, sql } from "drizzle-orm";
-
-const DAY_MS = 86_400_000;
 
 /** Days, month parts or months in [from, to), added (sign 1) or taken away (sign -1). */
 export type Span = { from: string; to: string; sign: 1 | -1 };
@@ -15,8 +14,6 @@ export type Span = { from: string; to: string; sign: 1 | -1 };
  * 4 days, 2 month parts, 6 months and, for up to a year, 2 years per partner.
  */
 export type WindowParts = { years: string; months: Span; parts: Span; days: Span };
-
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Where a month part starts (days 1, 9, 17 and 25), and the next one (the next month's first). */
 function partOf(ms: number) {

@@ -1,5 +1,6 @@
+import { windowStart } from "@shared/days";
 import { toMajorUnits } from "@shared/money";
-import { adWeight, type PartnerLedger, type PartnersLedger, windowStart } from "@shared/reciprocity";
+import { adWeight, type PartnerLedger, type PartnersLedger } from "@shared/reciprocity";
 import { sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf, withoutParallelWorkers } from "../../../db/client";
 import { revenueByPartner, trafficByPartner, windowParts } from "./pair-window";

@@ -1,10 +1,9 @@
+import { windowStart } from "@shared/days";
 import { toMajorUnits } from "@shared/money";
 import type { DailyRevenue, MoneyTotal, Revenue } from "@shared/tracking";
 import { and, eq, gte, or, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client";
 import { pairDailyRevenue } from "../../../db/schema";
-
-const DAY_MS = 86_400_000;
 
 /** The caller's side of the roll-up, optionally with one partner only: each side reads its own index. */
 function pairsOf(organizationId: string, partnerId: string | undefined): SQL | undefined {
@@ -66,7 +65,7 @@ export async function readDailyRevenue(
   now = new Date(),
 ): Promise<DailyRevenue> {
   const t = pairDailyRevenue;
-  const first = new Date(now.getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  const first = windowStart(days, now);
   const rows = await db
     .select({ day: t.day, currency: t.currency, ...sentAndReceived(organizationId) })
     .from(t)
