@@ -1,6 +1,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import pg from "pg";
+import { withTimeout } from "../lib/bounded-wait";
 import type { Database, DbOrTx } from "./client";
 
 /**
@@ -208,16 +209,12 @@ async function listenOnPostgres(
   }
 
   async function heartbeat(of: pg.Client) {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error("heartbeat timed out")), heartbeatMs);
-    });
     try {
-      await Promise.race([of.query("select 1"), timeout]);
+      await withTimeout(of.query("select 1"), heartbeatMs, () => {
+        throw new Error("heartbeat timed out");
+      });
     } catch (error) {
       lost(of, (error as Error).message);
-    } finally {
-      clearTimeout(timer);
     }
   }
 

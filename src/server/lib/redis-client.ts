@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import { Redis } from "ioredis";
+import { withTimeout } from "./bounded-wait";
 
 /**
  * A Redis that keeps its connection but stops answering (a stall, a half-open socket) sends no
@@ -48,17 +49,14 @@ export function createRedisClient(url: string, log: FastifyBaseLogger, checks = 
     // Not connected: the events above already say so, and a PING would only wait in the queue.
     if (checking || redis.status !== "ready") return;
     checking = true;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${checks.withinMs} ms`)), checks.withinMs);
-    });
     try {
-      await Promise.race([redis.ping(), late]);
+      await withTimeout(redis.ping(), checks.withinMs, () => {
+        throw new Error(`no answer within ${checks.withinMs} ms`);
+      });
       markUp();
     } catch (error) {
       markDown((error as Error).message);
     } finally {
-      clearTimeout(timer);
       checking = false;
     }
   };

@@ -3,6 +3,7 @@ import { readMigrationFiles } from "drizzle-orm/migrator";
 import type { FastifyBaseLogger } from "fastify";
 import { type Db, rowsOf } from "../db/client";
 import { isDatabaseUnavailable } from "../db/database-unavailable";
+import { withTimeout } from "../lib/bounded-wait";
 import type { Lifecycle } from "./lifecycle";
 
 /** What /readyz names when it answers 503. */
@@ -30,14 +31,6 @@ export type ReadinessDeps = {
 
 class TimedOut extends Error {}
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimedOut()), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
 /**
  * The readiness check behind /readyz: what is not ready, or nothing. Concurrent checks share one
  * run, so a burst of probes makes one query. Only what a request cannot do without: Redis is not
@@ -59,6 +52,9 @@ export function createReadinessCheck(deps: ReadinessDeps): () => Promise<string[
       const result = await withTimeout(
         deps.db.execute(sql`select max(created_at) as newest from drizzle.__drizzle_migrations`),
         timeoutMs,
+        () => {
+          throw new TimedOut();
+        },
       );
       const newest = Number(rowsOf<{ newest: unknown }>(result)[0]?.newest ?? 0);
       return newest >= newestMigration ? null : NOT_READY.migrations;

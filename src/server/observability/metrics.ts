@@ -2,6 +2,7 @@ import { and, count, eq } from "drizzle-orm";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Db, PoolStats } from "../db/client";
 import { jobs } from "../db/schema";
+import { withTimeout } from "../lib/bounded-wait";
 import type { Refusal } from "../lib/group-commit";
 
 export type EventKind = "clicks" | "leads";
@@ -109,18 +110,13 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     help: "Mails queued in the outbox and not yet sent (read from the database when scraped).",
     registers,
     async collect() {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<null>((resolve) => {
-        timer = setTimeout(() => resolve(null), SCRAPE_QUERY_TIMEOUT_MS);
-      });
       const query = deps.db
         .select({ pending: count() })
         .from(jobs)
         .where(and(eq(jobs.kind, "mail"), eq(jobs.status, "pending")))
         .then(([row]) => row?.pending ?? 0);
       // An unreachable database shows in /readyz and the pool gauges; the scrape still answers.
-      const pending = await Promise.race([query, timeout]).catch(() => null);
-      clearTimeout(timer);
+      const pending = await withTimeout(query, SCRAPE_QUERY_TIMEOUT_MS, () => null).catch(() => null);
       if (pending !== null) this.set(pending);
     },
   });

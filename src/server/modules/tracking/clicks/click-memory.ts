@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
+import { withTimeout } from "../../../lib/bounded-wait";
 
 export const DUPLICATE_WINDOW_MS = 60 * 60 * 1000;
 export const BURST_WINDOW_MS = 1000;
@@ -126,38 +127,30 @@ export function createRedisClickMemory(redis: Redis, options: SharedMemoryOption
 
     const { visitorHash, linkKey, mailKey, now, bot } = query;
     const tag = `${prefix}{${visitorHash}}`;
-    return new Promise<Recall>((resolve) => {
-      let answered = false;
-      const fail = (why: string) => {
-        if (answered) return;
-        answered = true;
-        clearTimeout(timer);
-        retryAt = Date.now() + RETRY_AFTER_MS;
-        resolve(fallBack(query, why, log));
-      };
-      const timer = setTimeout(() => fail(`did not answer within ${timeoutMs} ms`), timeoutMs);
-      scripted[COMMAND](
-        `${tag}:m:${mailKey}`,
-        `${tag}:l:${linkKey}`,
-        now,
-        linkKey,
-        bot ? 1 : 0,
-        BURST_WINDOW_MS,
-        MAIL_TTL_MS,
-        DUPLICATE_WINDOW_MS,
-      ).then(
-        (flags) => {
-          if (answered) return;
-          answered = true;
-          clearTimeout(timer);
-          if (down) {
-            down = false;
-            log.warn("click memory: Redis is back; repeats and bursts are shared again");
-          }
-          resolve({ burst: (flags & 2) !== 0, duplicate: (flags & 1) !== 0 });
-        },
-        (error: Error) => fail(`failed (${error.message})`),
-      );
-    });
+    const fail = (why: string) => {
+      retryAt = Date.now() + RETRY_AFTER_MS;
+      return fallBack(query, why, log);
+    };
+    const flagged = scripted[COMMAND](
+      `${tag}:m:${mailKey}`,
+      `${tag}:l:${linkKey}`,
+      now,
+      linkKey,
+      bot ? 1 : 0,
+      BURST_WINDOW_MS,
+      MAIL_TTL_MS,
+      DUPLICATE_WINDOW_MS,
+    );
+    return withTimeout(flagged, timeoutMs, () => null).then(
+      (flags) => {
+        if (flags === null) return fail(`did not answer within ${timeoutMs} ms`);
+        if (down) {
+          down = false;
+          log.warn("click memory: Redis is back; repeats and bursts are shared again");
+        }
+        return { burst: (flags & 2) !== 0, duplicate: (flags & 1) !== 0 };
+      },
+      (error: Error) => fail(`failed (${error.message})`),
+    );
   };
 }
