@@ -72,14 +72,9 @@ import {
   frameworkErrorAnswer,
   registerErrorHandling,
 } from "./plugins/errors";
+import { createLimits, DEFAULT_PER_ADDRESS, type Limits } from "./plugins/limits";
 import { createLoginLimiter, type LoginLimiter } from "./plugins/login-limiter";
 import { registerOpenApi } from "./plugins/openapi";
-import {
-  type AccountRateLimiter,
-  createAccountRateLimiter,
-  createPerClientLimit,
-  DEFAULT_PER_ADDRESS,
-} from "./plugins/rate-limit";
 import { wrapRequestListener } from "./plugins/request-listener";
 import { registerSecurityHeaders } from "./plugins/security-headers";
 import { registerStartGate } from "./plugins/start-gate";
@@ -92,10 +87,9 @@ declare module "fastify" {
     db: Db;
     /** Everything Buddy sends (mail, webhook messages), from the jobs table, on any instance. */
     outbox: JobWorker;
-    accountRateLimiter: AccountRateLimiter;
+    /** Every named rate limit (plugins/limits.ts): `app.limits.webhookTest.take({organization})`. */
+    limits: Limits;
     loginLimiter: LoginLimiter;
-    /** Per-client limit for public routes that make outbound requests or heavy computations. */
-    outboundRateLimiter: AccountRateLimiter;
     siteMetadata: SiteMetadataService;
     /** CONTRACT §4's proofs of domain control (address, meta tag, TXT record). */
     domainProver: DomainProver;
@@ -132,6 +126,7 @@ export type AppDeps = {
   random?: () => number;
   /** Webhook delivery's clock, timeout and address rules (tests). */
   webhooks?: Partial<WebhookDeliveryOptions>;
+  /** The allowance per e-mail address (sign-in failures, sign-up, forgot, team invite); tests shorten it. */
   perAddressLimit?: { points: number; durationSeconds: number };
   mailer?: Mailer;
   /** Billing against another Stripe (tests); by default the real one when STRIPE_SECRET_KEY is set. */
@@ -256,26 +251,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("config", config);
   app.decorate("db", deps.db);
   app.decorate("outbox", outbox);
-  app.decorate(
-    "accountRateLimiter",
-    createAccountRateLimiter({
-      perIpPerMinute: config.rateLimitPerIp,
-      perAddress: deps.perAddressLimit ?? DEFAULT_PER_ADDRESS,
-      redis,
-    }),
+  const limits = createLimits(
+    {
+      perClientPerMinute: config.rateLimitPerIp,
+      pixelPerClientPerMinute: config.pixelRateLimitPerIp,
+      perAddress: deps.perAddressLimit,
+    },
+    redis,
   );
+  app.decorate("limits", limits);
   app.decorate(
     "loginLimiter",
     createLoginLimiter({ perAddress: deps.perAddressLimit ?? DEFAULT_PER_ADDRESS, redis }),
-  );
-
-  app.decorate(
-    "outboundRateLimiter",
-    createAccountRateLimiter({
-      perIpPerMinute: config.rateLimitPerIp === 0 ? 0 : Math.max(config.rateLimitPerIp, 60),
-      perAddress: DEFAULT_PER_ADDRESS,
-      redis,
-    }),
   );
   // Without a listener nothing cached relies on notifications: API keys are checked in the database.
   const notifications = deps.notifications ?? createUnlistenedNotifications();
@@ -287,7 +274,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redis,
     notifications,
     visitorSalts,
-    limitPixel: createPerClientLimit(redis, "rl:pixel", config.pixelRateLimitPerIp),
+    limitPixel: limits.pixel.allowance.client.points > 0 ? (client) => limits.pixel.take({ client }) : null,
     onCommit: (kind, batch) => {
       app.metrics.recordEventBatch(kind, batch.size, batch.stored, batch.seconds, batch.late);
       // New leads may have queued webhook messages: delivered now rather than at the next poll.
@@ -330,7 +317,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   registerStartGate(app, lifecycle);
-  registerAuth(app, { resolveSession: (token) => resolveSession(deps.db, token) });
+  registerAuth(app, { resolveSession: (token) => resolveSession(deps.db, token), apiKeys });
   // Before the routes, OpenAPI's own included: it attaches its hooks to each route as it is added.
   await registerCompression(app);
   // Before the routes: the OpenAPI document is collected as they are added.

@@ -2,8 +2,8 @@ import { once } from "node:events";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { RateLimitedError, unauthorized } from "../errors";
+import { createLimits } from "./limits";
 import { createLoginLimiter } from "./login-limiter";
-import { createAccountRateLimiter, createPerClientLimit } from "./rate-limit";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -21,20 +21,17 @@ describe("rate limits over REDIS_URL", () => {
     const instances = [0, 1].map(() => {
       const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
       clients.push(redis);
-      return createAccountRateLimiter({
-        perIpPerMinute: 0,
-        perAddress: { points: 3, durationSeconds: 60 },
+      return createLimits(
+        { perClientPerMinute: 0, pixelPerClientPerMinute: 0, perAddress: { points: 3, durationSeconds: 60 } },
         redis,
-      });
+      ).signup;
     });
     const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
     await connected();
-    await a.consume({ action: "login", ip: "1.1.1.1", address });
-    await b.consume({ action: "login", ip: "2.2.2.2", address });
-    await a.consume({ action: "login", ip: "1.1.1.1", address });
-    await expect(b.consume({ action: "login", ip: "2.2.2.2", address })).rejects.toBeInstanceOf(
-      RateLimitedError,
-    );
+    await a.take({ client: "1.1.1.1", address });
+    await b.take({ client: "2.2.2.2", address });
+    await a.take({ client: "1.1.1.1", address });
+    await expect(b.take({ client: "2.2.2.2", address })).rejects.toBeInstanceOf(RateLimitedError);
   });
 
   it("shares logins' failures and known clients between two instances", async () => {
@@ -71,12 +68,26 @@ describe("rate limits over REDIS_URL", () => {
     const [a, b] = [0, 1].map(() => {
       const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
       clients.push(redis);
-      return createPerClientLimit(redis, "rl:pixel", 2);
+      return createLimits({ perClientPerMinute: 0, pixelPerClientPerMinute: 2 }, redis).pixel;
     });
     await connected();
-    await a?.(client);
-    await b?.(client);
-    await expect(a?.(client)).rejects.toBeInstanceOf(RateLimitedError);
-    await expect(b?.(`${client}-other`)).resolves.toBeUndefined();
+    await a?.take({ client });
+    await b?.take({ client });
+    await expect(a?.take({ client })).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(b?.take({ client: `${client}-other` })).resolves.toBeUndefined();
+  });
+
+  it("shares an organization's webhook tests between two instances", async () => {
+    const organization = crypto.randomUUID();
+    const [a, b] = [0, 1].map(() => {
+      const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      clients.push(redis);
+      return createLimits({ perClientPerMinute: 30, pixelPerClientPerMinute: 20 }, redis).webhookTest;
+    });
+    await connected();
+    for (let i = 0; i < 10; i++) await (i % 2 ? a : b)?.take({ organization });
+    await expect(a?.take({ organization })).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(b?.take({ organization })).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(b?.take({ organization: crypto.randomUUID() })).resolves.toBeUndefined();
   });
 });

@@ -11,7 +11,7 @@ import {
   verifyEmailSchema,
 } from "@shared/auth";
 import { errorBodySchema } from "@shared/http";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireAuth } from "../../plugins/auth";
 import {
@@ -37,10 +37,6 @@ export async function authRoutes(app: FastifyInstance, options: { acceptInvitati
     acceptInvitation: options.acceptInvitation,
   };
 
-  /** Account routes are rate limited per client and, where an address is named, per address. */
-  const limit = (action: string, address?: string) => (request: FastifyRequest) =>
-    app.accountRateLimiter.consume({ action, ip: request.ip, address });
-
   r.post(
     "/api/auth",
     {
@@ -55,13 +51,13 @@ export async function authRoutes(app: FastifyInstance, options: { acceptInvitati
     async (request, reply) => {
       const body = request.body;
       if (body.mode === "signup") {
-        await limit("signup", body.email)(request);
+        await app.limits.signup.take({ client: request.ip, address: body.email });
         const { invited, signupSecret } = await signUp(deps, body, { ipAddress: request.ip });
         const message = invited ? AUTH_MESSAGES.registeredInvited : AUTH_MESSAGES.registered;
         return reply.code(201).send({ message, signupSecret });
       }
       // Per address, only failures count, and mostly the failing client's own (login-limiter.ts).
-      await limit("login")(request);
+      await app.limits.login.take({ client: request.ip });
       const session = await app.loginLimiter.attempt(body.email, request.ip, () =>
         logIn(deps, body, { ipAddress: request.ip }),
       );
@@ -78,7 +74,7 @@ export async function authRoutes(app: FastifyInstance, options: { acceptInvitati
       schema: { body: verifyEmailSchema, response: { 200: verifyEmailResponseSchema, ...errors } },
     },
     async (request) => {
-      await limit("verify")(request);
+      await app.limits.verifyEmail.take({ client: request.ip });
       const session = await verifyEmail(deps, request.body, { ipAddress: request.ip });
       return { ...session, message: AUTH_MESSAGES.emailVerified };
     },
@@ -91,7 +87,7 @@ export async function authRoutes(app: FastifyInstance, options: { acceptInvitati
       schema: { body: forgotPasswordSchema, response: { 200: messageResponseSchema, ...errors } },
     },
     async (request) => {
-      await limit("forgot", request.body.email)(request);
+      await app.limits.forgotPassword.take({ client: request.ip, address: request.body.email });
       await requestPasswordReset(deps, request.body.email);
       return { message: AUTH_MESSAGES.resetRequested };
     },
@@ -104,7 +100,7 @@ export async function authRoutes(app: FastifyInstance, options: { acceptInvitati
       schema: { body: resetPasswordSchema, response: { 200: messageResponseSchema, ...errors } },
     },
     async (request) => {
-      await limit("reset")(request);
+      await app.limits.resetPassword.take({ client: request.ip });
       await resetPassword(deps, request.body, { ipAddress: request.ip });
       return { message: AUTH_MESSAGES.passwordReset };
     },

@@ -68,7 +68,7 @@ export async function onboardingRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const auth = caller(request);
       // Each check fetches a site: limited per client as /api/metadata is, beside the spacing.
-      await app.outboundRateLimiter.consume({ action: "domain-check", ip: request.ip });
+      await app.limits.domainCheck.take({ client: request.ip });
       const result = await checkDomainClaim(deps(), auth);
       return reply.code(result.status).send({ user: result.user, message: result.message });
     },

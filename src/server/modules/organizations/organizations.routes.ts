@@ -89,7 +89,7 @@ export async function organizationsRoutes(app: FastifyInstance) {
     async (request) => {
       const member = requireMember(request);
       // Each check fetches a site: limited per client as /api/metadata is, beside the spacing.
-      await app.outboundRateLimiter.consume({ action: "domain-check", ip: request.ip });
+      await app.limits.domainCheck.take({ client: request.ip });
       return checkOrganizationDomain(
         { db: app.db, changes: app.notifications, prover: app.domainProver },
         member,
@@ -110,7 +110,7 @@ export async function organizationsRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      await app.outboundRateLimiter.consume({ action: "metadata", ip: request.ip });
+      await app.limits.metadata.take({ client: request.ip });
       try {
         // The service normalises the domain itself (keeping a port only for local fixture sites).
         return await app.siteMetadata.getMetadata(request.query.domain);

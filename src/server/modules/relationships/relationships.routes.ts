@@ -106,7 +106,7 @@ export async function relationshipsRoutes(app: FastifyInstance) {
     async (request) => {
       const auth = requireMember(request);
       // Mail to arbitrary addresses: limited per organization so the platform is no spam cannon.
-      await app.accountRateLimiter.consume({ action: "invite", address: auth.organizationId });
+      await app.limits.relationshipInvite.take({ organization: auth.organizationId });
       await inviteRelationshipContact(app.db, {
         organizationId: auth.organizationId,
         relationshipId: request.params.id,

@@ -31,7 +31,7 @@ export async function suggestionsRoutes(app: FastifyInstance) {
       if (member) {
         return dashboardSuggestions(app.db, member.organizationId, { force: request.query.force === "true" });
       }
-      await app.outboundRateLimiter.consume({ action: "suggestions", ip: request.ip });
+      await app.limits.suggestions.take({ client: request.ip });
       const domain = normalizeWebsite(request.query.domain);
       if (!isValidDomain(domain)) throw badRequest("Must be a valid domain");
       return computeSuggestions(app.db, {

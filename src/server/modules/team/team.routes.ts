@@ -60,11 +60,7 @@ export async function teamRoutes(app: FastifyInstance) {
       // its own (a busy inviter never locks out logins from the same address). A refused
       // invitation sends nothing, so the role check comes first and costs nothing.
       assertMayInvite(auth, request.body.role);
-      await app.accountRateLimiter.consume({
-        action: "team-invite",
-        ip: request.ip,
-        address: request.body.email,
-      });
+      await app.limits.teamInvite.take({ client: request.ip, address: request.body.email });
       const member = await inviteTeamMember(deps, auth, request.body, securityActor(request));
       return reply.code(201).send({ message: TEAM_MESSAGES.invitationSent, member });
     },

@@ -636,7 +636,7 @@ describe("delivery", () => {
 });
 
 describe("test events", () => {
-  it("are limited per organization: 10 in 15 minutes, then 429 with Retry-After", async () => {
+  it("are limited per organization (webhookTest): 10 in 15 minutes, then 429 with Retry-After", async () => {
     const busy = await createOrganization(t, "hookbusy");
     const endpoint = await createEndpoint(busy, "/busy");
     const send = () =>
@@ -646,6 +646,14 @@ describe("test events", () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toEqual({ message: expect.any(String) });
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    // It is the organization's allowance, not the client's: another client of it is refused too.
+    const elsewhere = await t.app.inject({
+      method: "POST",
+      url: `/api/webhooks/${endpoint.id}/test`,
+      headers: busy.headers,
+      remoteAddress: "198.51.100.77",
+    });
+    expect(elsewhere.statusCode).toBe(429);
     // Another organization's allowance is its own.
     const other = await createEndpoint(advertiser, "/not-busy");
     const allowed = await t.app.inject({

@@ -138,11 +138,7 @@ export async function webhooksRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { organizationId } = requireMember(request);
       // Each test is a request to a URL of the admin's choosing: Buddy is no one's load generator.
-      await app.outboundRateLimiter.consume({
-        action: "webhook-test",
-        ip: request.ip,
-        address: organizationId,
-      });
+      await app.limits.webhookTest.take({ organization: organizationId });
       const messageId = await sendTestMessage(app.db, organizationId, request.params.id);
       app.outbox.wake();
       return reply.code(202).send({ message: WEBHOOK_MESSAGES.testQueued, messageId });
