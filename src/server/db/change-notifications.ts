@@ -1,6 +1,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import pg from "pg";
+import { type Backoff, backoffDelay } from "../lib/backoff";
 import { withTimeout } from "../lib/bounded-wait";
 import type { Database, DbOrTx } from "./client";
 
@@ -149,14 +150,14 @@ async function listenOnPostgres(
   options: ListenerOptions,
 ): Promise<ChangeNotifications> {
   const log = options.log ?? consoleLog;
-  const retryFirstMs = options.retryFirstMs ?? 100;
-  const retryMaxMs = options.retryMaxMs ?? 10_000;
+  const backoff: Backoff = { firstMs: options.retryFirstMs ?? 100, maxMs: options.retryMaxMs ?? 10_000 };
   const heartbeatMs = options.heartbeatMs ?? 5_000;
   const subscribers = createSubscribers(log);
   let client: pg.Client | null = null;
   let live = false;
   let closed = false;
-  let delayMs = retryFirstMs;
+  /** Reconnections tried since the listener was last connected. */
+  let retries = 0;
   let retryTimer: NodeJS.Timeout | undefined;
   let heartbeatTimer: NodeJS.Timeout | undefined;
 
@@ -169,13 +170,9 @@ async function listenOnPostgres(
     from.end().catch(() => {});
     subscribers.gap();
     if (closed) return;
+    const delayMs = backoffDelay(retries++, backoff);
     log.warn(`change listener disconnected (${reason}); caches bypassed, reconnecting in ${delayMs} ms`);
-    scheduleConnect();
-  }
-
-  function scheduleConnect() {
     retryTimer = setTimeout(connect, delayMs);
-    delayMs = Math.min(delayMs * 2, retryMaxMs);
   }
 
   async function connect() {
@@ -202,8 +199,8 @@ async function listenOnPostgres(
     // Anything cached before this moment may have missed a notification while nobody listened.
     subscribers.gap();
     live = true;
-    if (delayMs !== retryFirstMs) log.info("change listener connected again");
-    delayMs = retryFirstMs;
+    if (retries > 0) log.info("change listener connected again");
+    retries = 0;
     heartbeatTimer = setInterval(() => heartbeat(next), heartbeatMs);
     heartbeatTimer.unref();
   }

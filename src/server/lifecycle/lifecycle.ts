@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import { describeUnavailable, isDatabaseUnavailable } from "../db/database-unavailable";
+import { type Backoff, backoffDelay } from "../lib/backoff";
 
 /** starting → ready → draining (SIGTERM: /readyz says no while requests are still served). */
 export type LifecycleState = "starting" | "ready" | "draining";
@@ -7,9 +8,7 @@ export type LifecycleState = "starting" | "ready" | "draining";
 /** One piece of start-up work; it may run again after the database was unreachable. */
 export type StartUpStep = { name: string; run: () => Promise<unknown> };
 
-export type RetryDelays = { firstMs: number; maxMs: number };
-
-const DEFAULT_RETRY: RetryDelays = { firstMs: 250, maxMs: 5_000 };
+const DEFAULT_RETRY: Backoff = { firstMs: 250, maxMs: 5_000 };
 
 /** Start-up was cut short because the app is closing: not a failure to report. */
 export class StartUpAborted extends Error {
@@ -39,9 +38,9 @@ export class Lifecycle {
   #stopped = false;
   #wake: (() => void) | undefined;
   #log: FastifyBaseLogger;
-  #retry: RetryDelays;
+  #retry: Backoff;
 
-  constructor(log: FastifyBaseLogger, retry: RetryDelays = DEFAULT_RETRY) {
+  constructor(log: FastifyBaseLogger, retry: Backoff = DEFAULT_RETRY) {
     this.#log = log;
     this.#retry = retry;
     this.started = new Promise<void>((resolve, reject) => {
@@ -78,8 +77,7 @@ export class Lifecycle {
 
   /** PostgreSQL may start after us (a container platform starts both at once): wait for it. */
   async #retrying(step: StartUpStep) {
-    let delayMs = this.#retry.firstMs;
-    for (;;) {
+    for (let retry = 0; ; retry++) {
       if (this.#stopped) throw new StartUpAborted();
       try {
         return await step.run();
@@ -88,12 +86,12 @@ export class Lifecycle {
         if (!isDatabaseUnavailable(error)) {
           throw new Error(`start-up failed (${step.name}): ${(error as Error).message}`, { cause: error });
         }
+        const delayMs = backoffDelay(retry, this.#retry);
         this.#log.warn(
           { step: step.name, reason: describeUnavailable(error), retryInMs: delayMs },
           "waiting for the database: it cannot be reached yet",
         );
         await this.#sleep(delayMs);
-        delayMs = Math.min(delayMs * 2, this.#retry.maxMs);
       }
     }
   }

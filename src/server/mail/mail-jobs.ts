@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Db, DbOrTx } from "../db/client";
+import { backoffDelay } from "../lib/backoff";
 import type { Mailer, MailMessage } from "../lib/mailer";
 import { type ClaimedJob, enqueueJob, type JobHandler, type JobOutcome } from "../outbox/jobs";
 
@@ -59,7 +60,7 @@ export function retryDelayMs(
   attempts: number,
   options: Pick<MailRetryOptions, "retryBaseMs" | "retryMaxMs">,
 ) {
-  return Math.min(options.retryMaxMs, options.retryBaseMs * 2 ** Math.max(0, attempts - 1));
+  return backoffDelay(attempts - 1, { firstMs: options.retryBaseMs, maxMs: options.retryMaxMs });
 }
 
 /** Sends the outbox's mail jobs through `mailer`. */
