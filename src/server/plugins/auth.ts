@@ -26,13 +26,22 @@ export type ApiKeyAuth = { apiKeyId: string; organizationId: string };
 /** A session token's holder, or null when the token is unknown, revoked or expired. */
 export type SessionResolver = (token: string) => Promise<SessionAuth | null>;
 
+/** An x-api-key's organization (modules/api-keys answers it; app.ts hands it in). */
+export type ApiKeyResolver = {
+  /** A live key known from memory, answered without a promise; undefined when memory cannot say. */
+  remembered(key: string): ApiKeyAuth | undefined;
+  /** The key's organization, or null when the key is unknown or revoked. */
+  authenticate(key: string): Promise<ApiKeyAuth | null>;
+};
+
 export type RouteAccess = { method: string; url: string; access: Access };
 
 declare module "fastify" {
   interface FastifyInstance {
     /** Every route with its declared access, e.g. to list (and test) the admin-only ones. */
     routeAccess: readonly RouteAccess[];
-    // Handed in by app.ts: the plugin sits below the modules, so it never imports the auth module.
+    // Handed in by app.ts, as the API keys are: the plugin sits below the modules, so it never
+    // imports the auth module.
     resolveSession: SessionResolver;
   }
   interface FastifyContextConfig {
@@ -63,7 +72,11 @@ async function signIn(app: FastifyInstance, request: FastifyRequest, token: stri
 }
 
 /** Access is declared on every route and enforced here; a route without it stops start-up. */
-export function registerAuth(app: FastifyInstance, options: { resolveSession: SessionResolver }) {
+export function registerAuth(
+  app: FastifyInstance,
+  options: { resolveSession: SessionResolver; apiKeys: ApiKeyResolver },
+) {
+  const { apiKeys } = options;
   app.decorate("resolveSession", options.resolveSession);
   app.decorateRequest("auth", null);
   app.decorateRequest("apiKeyAuth", null);
@@ -76,12 +89,12 @@ export function registerAuth(app: FastifyInstance, options: { resolveSession: Se
     const header = request.headers["x-api-key"];
     const key = typeof header === "string" ? header.trim() : "";
     if (!key) return done(unauthorized("Missing API key: send it in the x-api-key header"));
-    const remembered = app.apiKeys.remembered(key);
+    const remembered = apiKeys.remembered(key);
     if (remembered) {
       request.apiKeyAuth = remembered;
       return done();
     }
-    app.apiKeys.authenticate(key).then((auth) => {
+    apiKeys.authenticate(key).then((auth) => {
       if (!auth) return done(unauthorized("Invalid API key"));
       request.apiKeyAuth = auth;
       done();
