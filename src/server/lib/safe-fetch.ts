@@ -5,8 +5,8 @@ import ipaddr from "ipaddr.js";
 import { Agent, type Dispatcher, request } from "undici";
 
 /**
- * GET for user-supplied URLs (site metadata, logos) that cannot be turned against our own network
- * (SSRF). The rules, and why:
+ * Requests to user-supplied URLs that cannot be turned against our own network (SSRF): GETs of
+ * site metadata, logos and domain proofs, and the POSTs of webhook deliveries. The rules, and why:
  * - http/https only, no credentials in the URL, default ports only: no file:, gopher: or
  *   cross-protocol tricks against SMTP/Redis-style services on odd ports.
  * - `localhost`/`*.localhost` and literal IPs are judged before any connection.
