@@ -51,3 +51,32 @@ export async function createOnboardedAccount(
   const { user } = (await response.json()) as { user: { organizationId: string } };
   return { ...account, organizationId: user.organizationId, domain };
 }
+
+/**
+ * A verified account invited by `admin` that joins by signing in through the invitation's link,
+ * as someone who already had an account does: a member of the admin's organization.
+ */
+export async function createInvitedMember(
+  request: APIRequestContext,
+  admin: { token: string },
+  label: string,
+) {
+  const member = await createVerifiedAccount(request, label);
+  const before = mailCount();
+  const invite = await request.post("/api/team-members/invite", {
+    headers: { authorization: `Bearer ${admin.token}` },
+    data: { email: member.email },
+  });
+  expect(invite.status()).toBe(201);
+  const link = await waitForLink(member.email, `${process.env.E2E_BASE_URL}/auth?`, before);
+  const login = await request.post("/api/auth", {
+    data: {
+      email: member.email,
+      password: PASSWORD,
+      mode: "login",
+      inviteToken: new URL(link).searchParams.get("invite"),
+    },
+  });
+  expect(login.status()).toBe(200);
+  return { ...member, token: ((await login.json()) as { token: string }).token };
+}

@@ -1,7 +1,6 @@
 import type { Page } from "@playwright/test";
-import { createOnboardedAccount, createVerifiedAccount, PASSWORD } from "./accounts";
+import { createInvitedMember, createOnboardedAccount } from "./accounts";
 import { expect, test } from "./fixtures";
-import { mailCount, waitForLink } from "./mailbox";
 import { signIn, toast } from "./ui";
 
 /** The page is no wider than the window: nothing scrolls sideways. */
@@ -59,26 +58,10 @@ test("an admin's new API key is in the security log, with who made it and from w
   await page.screenshot({ path: testInfo.outputPath("security-log-390.png"), fullPage: true });
 
   // A member, invited and signed in through the link: no tab, and the link opens the profile.
-  const member = await createVerifiedAccount(request, "seclogmember");
-  const before = mailCount();
-  const invite = await request.post("/api/team-members/invite", {
-    headers: { authorization: `Bearer ${admin.token}` },
-    data: { email: member.email },
-  });
-  expect(invite.status()).toBe(201);
-  const link = await waitForLink(member.email, `${process.env.E2E_BASE_URL}/auth?`, before);
-  const login = await request.post("/api/auth", {
-    data: {
-      email: member.email,
-      password: PASSWORD,
-      mode: "login",
-      inviteToken: new URL(link).searchParams.get("invite"),
-    },
-  });
-  expect(login.status()).toBe(200);
+  const member = await createInvitedMember(request, admin, "seclogmember");
   const memberContext = await browser.newContext();
   const memberPage = await memberContext.newPage();
-  await signIn(memberPage, ((await login.json()) as { token: string }).token);
+  await signIn(memberPage, member.token);
   for (const width of [1280, 390]) {
     await memberPage.setViewportSize({ width, height: 844 });
     await memberPage.goto("/dashboard/settings?tab=security-log");

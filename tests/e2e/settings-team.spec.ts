@@ -1,4 +1,4 @@
-import { createOnboardedAccount, createVerifiedAccount, PASSWORD } from "./accounts";
+import { createInvitedMember, createOnboardedAccount, createVerifiedAccount, PASSWORD } from "./accounts";
 import { expect, test } from "./fixtures";
 import { mailCount, uniqueEmail, waitForLink } from "./mailbox";
 import { signIn, toast } from "./ui";
@@ -91,27 +91,11 @@ test("someone who onboards with the organization's domain waits, Pending, until 
   expect(onboarding.status()).toBe(202);
 
   // A member of the organization sees the request, without Approve.
-  const member = await createVerifiedAccount(request, "plainmember");
-  const before = mailCount();
-  const invite = await request.post("/api/team-members/invite", {
-    headers: { authorization: `Bearer ${admin.token}` },
-    data: { email: member.email },
-  });
-  expect(invite.status()).toBe(201);
   // An account already: they join by signing in with the invitation's token.
-  const link = await waitForLink(member.email, `${baseUrl()}/auth?`, before);
-  const memberLogin = await request.post("/api/auth", {
-    data: {
-      email: member.email,
-      password: PASSWORD,
-      mode: "login",
-      inviteToken: new URL(link).searchParams.get("invite"),
-    },
-  });
-  const memberToken = ((await memberLogin.json()) as { token: string }).token;
+  const member = await createInvitedMember(request, admin, "plainmember");
   const memberContext = await browser.newContext();
   const memberPage = await memberContext.newPage();
-  await signIn(memberPage, memberToken);
+  await signIn(memberPage, member.token);
   await memberPage.goto("/dashboard/settings?tab=team");
   const seenByMember = memberPage.getByTestId("team-member-row").filter({ hasText: applicant.email });
   await expect(seenByMember.getByText("Pending", { exact: true })).toBeVisible();

@@ -6,7 +6,7 @@ import { CurlExampleBlock } from "@/features/api-docs/curl-example-block";
 import { DocSection } from "@/features/api-docs/doc-section";
 import { EXPORT_RULES, EXPORTS } from "@/features/api-docs/export-reference";
 import { FieldsTable } from "@/features/api-docs/fields-table";
-import { MethodBadge } from "@/features/api-docs/method-badge";
+import { EndpointLine } from "@/features/api-docs/method-badge";
 
 /** CONTRACT §9 exports: every conversion or click of a date range as CSV, for a script or a person. */
 export function ExportsGuide({ baseUrl }: { baseUrl: string }) {
@@ -26,12 +26,7 @@ export function ExportsGuide({ baseUrl }: { baseUrl: string }) {
         <BulletList items={EXPORT_RULES} />
         {EXPORTS.map((file) => (
           <DocSection key={file.path} title={file.title}>
-            <div className="flex min-w-0 items-start gap-2">
-              <MethodBadge method="get" />
-              <code className="min-w-0 break-all font-mono text-sm">
-                {file.path}?from=YYYY-MM-DD&amp;to=YYYY-MM-DD
-              </code>
-            </div>
+            <EndpointLine method="get">{file.path}?from=YYYY-MM-DD&amp;to=YYYY-MM-DD</EndpointLine>
             <FieldsTable
               heading="Column"
               rows={file.columns}

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { HttpMethod } from "@/features/api-docs/openapi-types";
 import { cn } from "@/lib/utils";
 
@@ -20,5 +21,25 @@ export function MethodBadge({ method }: { method: HttpMethod }) {
     >
       {method.toUpperCase()}
     </span>
+  );
+}
+
+/** A method and its path on one line, the path wrapping anywhere on a narrow screen. */
+export function EndpointLine({
+  method,
+  children,
+  testId,
+}: {
+  method: HttpMethod;
+  children: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <div className="flex min-w-0 items-start gap-2">
+      <MethodBadge method={method} />
+      <code data-testid={testId} className="min-w-0 break-all font-mono text-sm">
+        {children}
+      </code>
+    </div>
   );
 }

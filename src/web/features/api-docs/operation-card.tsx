@@ -5,7 +5,7 @@ import { CurlExampleBlock } from "@/features/api-docs/curl-example-block";
 import { DocSection } from "@/features/api-docs/doc-section";
 import { DocText } from "@/features/api-docs/doc-text";
 import { KeyBadge } from "@/features/api-docs/key-badge";
-import { MethodBadge } from "@/features/api-docs/method-badge";
+import { EndpointLine } from "@/features/api-docs/method-badge";
 import type { DocumentedOperation } from "@/features/api-docs/openapi-operations";
 import { ParametersTable } from "@/features/api-docs/parameters-table";
 import { RequestBodyFields } from "@/features/api-docs/request-body-fields";
@@ -24,12 +24,9 @@ export function OperationCard({ operation }: { operation: DocumentedOperation })
     >
       <Card className="gap-5">
         <CardHeader className="gap-2">
-          <div className="flex min-w-0 items-start gap-2">
-            <MethodBadge method={operation.method} />
-            <code data-testid="operation-url" className="min-w-0 break-all font-mono text-sm">
-              {operation.url}
-            </code>
-          </div>
+          <EndpointLine method={operation.method} testId="operation-url">
+            {operation.url}
+          </EndpointLine>
           <div className="flex flex-wrap items-center gap-2">
             <h3 id={headingId} className="font-semibold">
               {operation.summary}

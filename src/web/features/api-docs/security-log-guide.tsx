@@ -5,7 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { BulletList } from "@/features/api-docs/bullet-list";
 import { DocSection } from "@/features/api-docs/doc-section";
 import { FieldsTable } from "@/features/api-docs/fields-table";
-import { MethodBadge } from "@/features/api-docs/method-badge";
+import { EndpointLine } from "@/features/api-docs/method-badge";
 import { paths } from "@/lib/paths";
 
 const RULES = [
@@ -50,10 +50,7 @@ export function SecurityLogGuide() {
         </CardDescription>
       </CardHeader>
       <CardContent className="grid grid-cols-1 gap-5">
-        <div className="flex min-w-0 items-start gap-2">
-          <MethodBadge method="get" />
-          <code className="min-w-0 break-all font-mono text-sm">/api/security-log?limit=50&amp;before=…</code>
-        </div>
+        <EndpointLine method="get">/api/security-log?limit=50&amp;before=…</EndpointLine>
         <BulletList items={RULES} />
         <DocSection title="Entry">
           <FieldsTable heading="Field" rows={FIELDS} testId="security-log-fields" />
