@@ -36,6 +36,7 @@ export async function createTestApp(
     env?: Record<string, string>;
     perAddressLimit?: { points: number; durationSeconds: number };
     smtpUrl?: string;
+    /** Another test app's SMTP receiver (left open on close): instances share one mail provider. */
     mail?: MailReceiver;
     /** Another test app's database: a second instance beside it (left open on close). */
     database?: Database;
@@ -103,7 +104,7 @@ export async function createTestApp(
       await app.close();
       await notifications.close();
       if (!options.database) await database.close();
-      await mail.close();
+      if (!options.mail) await mail.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -112,7 +112,7 @@ describe("the public Ads API", () => {
   });
 
   it("drops the eligible ads cached on another instance when collateral changes", async () => {
-    const other = await createTestApp({ database: t.database });
+    const other = await createTestApp({ database: t.database, mail: t.mail });
     try {
       const fresh = await createOrganization(t, "adfresh");
       await addBuddy(caller, fresh);

@@ -13,7 +13,7 @@ let admin: Awaited<ReturnType<typeof createOrganization>>;
 beforeAll(async () => {
   // A slow first reconnection, so the test can look at the listener while it is down.
   a = await createTestApp({ listener: { retryFirstMs: 1_000 } });
-  b = await createTestApp({ database: a.database, listener: { retryFirstMs: 1_000 } });
+  b = await createTestApp({ database: a.database, mail: a.mail, listener: { retryFirstMs: 1_000 } });
   admin = await createOrganization(a, "revoker");
 });
 afterAll(async () => {

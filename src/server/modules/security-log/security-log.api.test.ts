@@ -423,7 +423,7 @@ describe("retention", () => {
     expect(targets).not.toContain("old");
 
     // A new instance sweeps at its first tick, then hourly.
-    const other = await createTestApp({ database: t.database });
+    const other = await createTestApp({ database: t.database, mail: t.mail });
     try {
       const stored = async () =>
         (

@@ -699,7 +699,11 @@ describe("retention", () => {
         job("waiting-job", "pending", null),
       ]);
     // A new instance sweeps at its first tick, then hourly.
-    const other = await createTestApp({ database: t.database, env: { OUTBOUND_ALLOW_PRIVATE: "true" } });
+    const other = await createTestApp({
+      database: t.database,
+      mail: t.mail,
+      env: { OUTBOUND_ALLOW_PRIVATE: "true" },
+    });
     try {
       await expect
         .poll(async () =>

@@ -14,7 +14,7 @@ const BROWSER =
 
 beforeAll(async () => {
   a = await createTestApp();
-  b = await createTestApp({ database: a.database });
+  b = await createTestApp({ database: a.database, mail: a.mail });
   const { trackedUrls } = await createSharedAds(
     a,
     ["saltsharer", "saltadvertiser"],

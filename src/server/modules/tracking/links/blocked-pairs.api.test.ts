@@ -19,7 +19,7 @@ let advertiserKey: string;
 
 beforeAll(async () => {
   a = await createTestApp();
-  b = await createTestApp({ database: a.database });
+  b = await createTestApp({ database: a.database, mail: a.mail });
   buddies = await createBuddies(a, ["blockadvertiser", "blocksharer"]);
   advertiserKey = (await createApiKey(a, buddies.org)).key;
   // A lead on G's earlier click, so both activities list leads of the pair too.
