@@ -12,11 +12,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { type Db, rowsOf } from "../src/server/db/client";
-import {
-  type Span,
-  type WindowParts,
-  windowParts,
-} from "../src/server/modules/tracking/dashboard-figures/pair-window";
+import { type Span, type WindowParts, windowParts } from "../src/server/modules/reciprocity/period-window";
 import { startBuddy } from "../src/server/testing/buddy-process";
 import { createScratchDatabase } from "../src/server/testing/database";
 import { load, pinServer, processCpuMs, record } from "./harness";

@@ -38,6 +38,7 @@ import { onboardingRoutes } from "./modules/onboarding/onboarding.routes";
 import { seedCatalogOrganizations } from "./modules/organizations/catalog-seed";
 import { logosRoutes } from "./modules/organizations/logos.routes";
 import { organizationsRoutes } from "./modules/organizations/organizations.routes";
+import { reciprocityRoutes } from "./modules/reciprocity/reciprocity.routes";
 import { relationshipsRoutes } from "./modules/relationships/relationships.routes";
 import { securityLogRoutes } from "./modules/security-log/security-log.routes";
 import { purgeSecurityLog } from "./modules/security-log/security-log.service";
@@ -278,7 +279,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onCommit: (kind, batch) => {
       app.metrics.recordEventBatch(kind, batch.size, batch.stored, batch.seconds, batch.late);
       // New leads may have queued webhook messages: delivered now rather than at the next poll.
-      if (kind === "leads" && batch.stored > 0) outbox.wake();
+      if (kind === "conversions" && batch.stored > 0) outbox.wake();
     },
     onRefusal: (kind, refusal) => app.metrics.recordEventRefusal(kind, refusal),
   });
@@ -348,6 +349,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(securityLogRoutes);
   await app.register(redirectRoutes);
   await app.register(dashboardFiguresRoutes);
+  await app.register(reciprocityRoutes);
   await app.register(conversionsRoutes);
   await app.register(adsRoutes);
   await app.register(scriptsRoutes);

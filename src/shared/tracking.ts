@@ -105,12 +105,12 @@ export const recordConversionSchema = z
   });
 export type RecordConversionInput = z.infer<typeof recordConversionSchema>;
 
-export const metricsSchema = z.object({ sent: z.number().int(), received: z.number().int() });
-export type Metrics = z.infer<typeof metricsSchema>;
+export const sentReceivedSchema = z.object({ sent: z.number().int(), received: z.number().int() });
+export type SentReceived = z.infer<typeof sentReceivedSchema>;
 
 export const shortUrlResponseSchema = z.object({ shortUrl: z.string() });
 
-export const dailyMetricsSchema = z.array(
+export const dailyFiguresSchema = z.array(
   z.object({
     day: z.string(),
     clicksSent: z.number().int(),
@@ -119,7 +119,7 @@ export const dailyMetricsSchema = z.array(
     leadsReceived: z.number().int(),
   }),
 );
-export type DailyMetrics = z.infer<typeof dailyMetricsSchema>;
+export type DailyFigures = z.infer<typeof dailyFiguresSchema>;
 
 export const ACTIVITY_KINDS = [
   "click_sent",

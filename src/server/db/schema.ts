@@ -523,7 +523,7 @@ export const ROLLUP_PERIODS = ["year", "month", "part"] as const;
  * organization) and what it received from it (source = partner); each pair's periods are here
  * twice, once from each side. Triggers on the daily tables keep every row equal to the sum of its
  * days, whatever writes a day, in the same transaction (migration 0016). Any window of days up to
- * today is then a few periods and days added or taken away (`pair-window.ts`): at most 2 years,
+ * today is then a few periods and days added or taken away (`modules/reciprocity/period-window.ts`): at most 2 years,
  * 6 months, 2 parts and 4 days per partner, 18 rows, where the days alone are up to 730 for a year.
  */
 export const partnerPeriodStats = pgTable(

@@ -14,7 +14,7 @@ import { listenForMetrics } from "./metrics-server";
 const BUDDY_METRICS = [
   "buddy_http_request_duration_seconds",
   "buddy_clicks_stored_total",
-  "buddy_leads_stored_total",
+  "buddy_conversions_stored_total",
   "buddy_event_insert_batch_size",
   "buddy_event_commit_seconds",
   "buddy_mail_outbox_backlog",
@@ -119,16 +119,16 @@ describe("the metrics listener (METRICS_PORT)", () => {
   it("counts stored clicks and leads, batch sizes and commit times from recordEventBatch", async () => {
     t.app.metrics.recordEventBatch("clicks", 10, 9, 0.004);
     t.app.metrics.recordEventBatch("clicks", 2, 2, 0.003);
-    t.app.metrics.recordEventBatch("leads", 3, 3, 0.002);
+    t.app.metrics.recordEventBatch("conversions", 3, 3, 0.002);
     const families = await scrape();
     expect(sampleValue(families, "buddy_clicks_stored_total", "buddy_clicks_stored_total")).toBe(11);
-    expect(sampleValue(families, "buddy_leads_stored_total", "buddy_leads_stored_total")).toBe(3);
+    expect(sampleValue(families, "buddy_conversions_stored_total", "buddy_conversions_stored_total")).toBe(3);
     const size = "buddy_event_insert_batch_size";
     expect(sampleValue(families, size, `${size}_count`, { kind: "clicks" })).toBe(2);
     expect(sampleValue(families, size, `${size}_sum`, { kind: "clicks" })).toBe(12);
     expect(sampleValue(families, size, `${size}_bucket`, { kind: "clicks", le: "5" })).toBe(1);
     const commit = "buddy_event_commit_seconds";
-    expect(sampleValue(families, commit, `${commit}_sum`, { kind: "leads" })).toBeCloseTo(0.002);
+    expect(sampleValue(families, commit, `${commit}_sum`, { kind: "conversions" })).toBeCloseTo(0.002);
   });
 
   it("counts a batch past its deadline, the clicks it answered 503, and their late commit", async () => {
@@ -211,8 +211,8 @@ describe("metrics without METRICS_PORT", () => {
     expect(families.get("buddy_http_request_duration_seconds")?.samples).toEqual([]);
     expect(families.has("process_cpu_seconds_total")).toBe(false);
     // The group-commit writer still counts: a scrape is the only thing missing.
-    t.app.metrics.recordEventBatch("leads", 1, 1, 0.001);
+    t.app.metrics.recordEventBatch("conversions", 1, 1, 0.001);
     const after = parsePrometheusText(await t.app.metrics.registry.metrics());
-    expect(sampleValue(after, "buddy_leads_stored_total", "buddy_leads_stored_total")).toBe(1);
+    expect(sampleValue(after, "buddy_conversions_stored_total", "buddy_conversions_stored_total")).toBe(1);
   });
 });

@@ -5,7 +5,7 @@ import { jobs } from "../db/schema";
 import { withTimeout } from "../lib/bounded-wait";
 import type { Refusal } from "../lib/group-commit";
 
-export type EventKind = "clicks" | "leads";
+export type EventKind = "clicks" | "conversions";
 
 export type Metrics = {
   /** This app's registry: never prom-client's global one, since tests build several apps. */
@@ -13,11 +13,11 @@ export type Metrics = {
   /** One answered request (added as an onResponse hook only when METRICS_PORT is set). */
   observeRequest(method: string, route: string, statusCode: number, seconds: number): void;
   /**
-   * One committed insert of clicks or leads (the group-commit writer): `size` events in the batch,
+   * One committed insert of clicks or conversions (the group-commit writer): `size` events in the batch,
    * `stored` of them new rows (the rest were already there), `seconds` from insert to commit.
    */
   recordEventBatch(kind: EventKind, size: number, stored: number, seconds: number, late?: boolean): void;
-  /** Clicks or leads answered 503 by the group commit instead of their commit. */
+  /** Clicks or conversions answered 503 by the group commit instead of their commit. */
   recordEventRefusal(kind: EventKind, refusal: Refusal): void;
   /**
    * A validly signed Stripe event Buddy could not read, answered 200 and recorded nowhere else:
@@ -59,9 +59,9 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       help: "Click events committed to the database.",
       registers,
     }),
-    leads: new Counter({
-      name: "buddy_leads_stored_total",
-      help: "Leads (conversions) committed to the database.",
+    conversions: new Counter({
+      name: "buddy_conversions_stored_total",
+      help: "Conversions (leads, and purchases from the API and Stripe) committed to the database.",
       registers,
     }),
   };
@@ -87,7 +87,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   });
   const refused = new Counter({
     name: "buddy_event_requests_refused_total",
-    help: "Clicks and leads answered 503 instead of committed, by kind and reason (error, deadline, full: the queue was at its cap).",
+    help: "Clicks and conversions answered 503 instead of committed, by kind and reason (error, deadline, full: the queue was at its cap).",
     labelNames: ["kind", "reason"] as const,
     registers,
   });

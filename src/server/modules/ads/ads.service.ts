@@ -5,10 +5,11 @@ import { LRUCache } from "lru-cache";
 import { CHANNELS, type ChangeNotifications } from "../../db/change-notifications";
 import type { Db } from "../../db/client";
 import { collateral, organizations, relationships } from "../../db/schema";
+import { partnerWeights } from "../reciprocity/ad-weights";
 import { blockedOrganizationIds } from "../relationships/block-list";
 import { signTrackedLink } from "../tracking/links/link-signature";
 import { shortenTrackedLink } from "../tracking/links/short-links.service";
-import { partnerWeights, pickWeighted, type RotationPartner, rotationOf } from "./ad-rotation";
+import { pickWeighted, type RotationPartner, rotationOf } from "./ad-rotation";
 
 export type EligibleAd = Omit<Ad, "ctaUrl"> & {
   relationshipId: string;

@@ -148,7 +148,7 @@ export async function stripeRoutes(app: FastifyInstance) {
         }
         if (reading.kind === "purchase") {
           try {
-            await app.tracker.leads.record({ ...reading.revenue, organizationId });
+            await app.tracker.conversions.record({ ...reading.revenue, organizationId });
           } catch (error) {
             // An unknown click id or customer (404), or an amount Buddy cannot keep (400), is Stripe's
             // event to forget: answered 200, or Stripe would send it again for days (CONTRACT §8).

@@ -1,6 +1,6 @@
 import { adWeight, LEDGER_DAYS_MESSAGE, type PartnerLedger } from "@shared/reciprocity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pairDailyStats } from "../../../db/schema";
+import { pairDailyStats } from "../../db/schema";
 import {
   addMember,
   authHeader,
@@ -9,9 +9,9 @@ import {
   createTestApp,
   relate,
   type TestApp,
-} from "../../../testing/app";
-import { clickThrough } from "../../../testing/buddies";
-import { type SetUpApi, shareAdBetweenBuddies } from "../../../testing/partner-setup";
+} from "../../testing/app";
+import { clickThrough } from "../../testing/buddies";
+import { type SetUpApi, shareAdBetweenBuddies } from "../../testing/partner-setup";
 
 /** CONTRACT §10's ledger through the API, after real traffic both ways. */
 let t: TestApp;

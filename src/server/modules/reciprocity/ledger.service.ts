@@ -2,8 +2,8 @@ import { windowStart } from "@shared/days";
 import { toMajorUnits } from "@shared/money";
 import { adWeight, type PartnerLedger, type PartnersLedger } from "@shared/reciprocity";
 import { sql } from "drizzle-orm";
-import { type DbOrTx, rowsOf, withoutParallelWorkers } from "../../../db/client";
-import { revenueByPartner, trafficByPartner, windowParts } from "./pair-window";
+import { type DbOrTx, rowsOf, withoutParallelWorkers } from "../../db/client";
+import { revenueByPartner, trafficByPartner, windowParts } from "./period-window";
 
 /**
  * One row per listed partner (`currency` null: its name and clicks and leads), then one per partner
@@ -25,7 +25,7 @@ type LedgerRow = {
  * window, with the balance and the ad weight; every Buddy is listed, traffic or not, and nobody
  * on either side of the caller's block list ever is. One statement, from the roll-ups only: the
  * window's years, months and month parts from the period roll-ups and its few days from the daily
- * ones (pair-window.ts), without parallel workers.
+ * ones (period-window.ts), without parallel workers.
  */
 export async function readPartnersLedger(
   db: DbOrTx,

@@ -1,6 +1,6 @@
 import { DAY_MS, isoDay } from "@shared/days";
 import { describe, expect, it } from "vitest";
-import { type Span, windowParts } from "./pair-window";
+import { type Span, windowParts } from "./period-window";
 
 /** The periods a day is added into, as the daily tables' triggers do (migration 0016). */
 function periodsOf(at: string) {

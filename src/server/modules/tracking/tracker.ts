@@ -23,9 +23,9 @@ export function createTracker(
     visitorSalts: VisitorSalts;
     /** The conversion pixel's allowance per client address (CONTRACT §2, 429). */
     limitPixel?: ((client: string) => Promise<void>) | null;
-    /** Told of every committed batch of clicks or leads (metrics). */
+    /** Told of every committed batch of clicks or conversions (Prometheus metrics). */
     onCommit?: (kind: EventKind, batch: CommittedBatch) => void;
-    /** Told of every click or lead answered 503 instead of its commit (metrics). */
+    /** Told of every click or conversion answered 503 instead of its commit (Prometheus metrics). */
     onRefusal?: (kind: EventKind, refusal: Refusal) => void;
   },
 ) {
@@ -39,22 +39,22 @@ export function createTracker(
     onCommit: (batch) => options.onCommit?.("clicks", batch),
     onRefusal: (refusal) => options.onRefusal?.("clicks", refusal),
   });
-  // One recorder of leads for the server call and the pixel: what one remembers, both know.
-  const leads = createConversionRecorder({
+  // One recorder of conversions for the server call, the pixel and Stripe: what one remembers, all know.
+  const conversions = createConversionRecorder({
     db,
     clickIds,
     limitPixel: options.limitPixel,
-    onCommit: (batch) => options.onCommit?.("leads", batch),
-    onRefusal: (refusal) => options.onRefusal?.("leads", refusal),
+    onCommit: (batch) => options.onCommit?.("conversions", batch),
+    onRefusal: (refusal) => options.onRefusal?.("conversions", refusal),
   });
   const shortCodes = createShortLinkResolver(db);
   return {
     follow: clicks.follow,
     resolveShortCode: shortCodes.resolve,
     clickIds,
-    leads,
+    conversions,
     async close() {
-      await Promise.all([clicks.close(), leads.close()]);
+      await Promise.all([clicks.close(), conversions.close()]);
     },
   };
 }

@@ -1,28 +1,28 @@
 import type { Relationship } from "@shared/relationships";
-import type { Activity, DailyMetrics, DailyRevenue, Metrics, Revenue } from "@shared/tracking";
+import type { Activity, DailyFigures, DailyRevenue, Revenue, SentReceived } from "@shared/tracking";
 import { useQuery } from "@tanstack/react-query";
 import { OVERVIEW_LEDGER_DAYS, partnersPath } from "@/features/overview/partners/api";
 
-export const CLICKS_METRICS_PATH = "/api/metrics/clicks";
-export const LEADS_METRICS_PATH = "/api/metrics/leads";
-export const DAILY_METRICS_PATH = "/api/metrics/daily";
+export const CLICK_TOTALS_PATH = "/api/metrics/clicks";
+export const LEAD_TOTALS_PATH = "/api/metrics/leads";
+export const DAILY_FIGURES_PATH = "/api/metrics/daily";
 export const ACTIVITY_PATH = "/api/activity";
 export const REVENUE_PATH = "/api/metrics/revenue";
 export const DAILY_REVENUE_PATH = "/api/metrics/revenue/daily";
 /** The same key as the Buddies page, so both share one cache entry and one invalidation. */
 const RELATIONSHIPS_PATH = "/api/relationships";
 
-export function useClicksMetrics() {
-  return useQuery<Metrics>({ queryKey: [CLICKS_METRICS_PATH] });
+export function useClickTotals() {
+  return useQuery<SentReceived>({ queryKey: [CLICK_TOTALS_PATH] });
 }
 
-export function useLeadsMetrics() {
-  return useQuery<Metrics>({ queryKey: [LEADS_METRICS_PATH] });
+export function useLeadTotals() {
+  return useQuery<SentReceived>({ queryKey: [LEAD_TOTALS_PATH] });
 }
 
 /** 30 days, oldest first, zeros included (the server fills the gaps). */
-export function useDailyMetrics() {
-  return useQuery<DailyMetrics>({ queryKey: [DAILY_METRICS_PATH] });
+export function useDailyFigures() {
+  return useQuery<DailyFigures>({ queryKey: [DAILY_FIGURES_PATH] });
 }
 
 /** Per currency, sorted; with a partner, that pair's revenue both ways (CONTRACT §8). */
@@ -49,9 +49,9 @@ export function useRelationshipList() {
 /** The overview's GETs, to start before it renders; the shell's route starts the organization's. */
 export const OVERVIEW_API_PATHS = [
   RELATIONSHIPS_PATH,
-  CLICKS_METRICS_PATH,
-  LEADS_METRICS_PATH,
-  DAILY_METRICS_PATH,
+  CLICK_TOTALS_PATH,
+  LEAD_TOTALS_PATH,
+  DAILY_FIGURES_PATH,
   ACTIVITY_PATH,
   REVENUE_PATH,
   DAILY_REVENUE_PATH,

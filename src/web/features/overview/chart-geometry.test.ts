@@ -4,9 +4,9 @@ import {
   labelledDayIndexes,
   niceScale,
   seriesPoints,
-  summarizeDailyMetrics,
+  summarizeDailyFigures,
 } from "@/features/overview/chart-geometry";
-import { makeDailyMetrics } from "@/features/overview/daily-metrics-fixture";
+import { makeDailyFigures } from "@/features/overview/daily-figures-fixture";
 
 describe("niceScale", () => {
   it("rounds the top of the axis up to whole, round steps", () => {
@@ -29,7 +29,7 @@ describe("labelledDayIndexes", () => {
 
 describe("seriesPoints", () => {
   it("places one point per day, from the left edge to the right edge of the plot", () => {
-    const days = makeDailyMetrics();
+    const days = makeDailyFigures();
     const points = seriesPoints(days, "clicksSent", chartLayout(640), 10).split(" ");
     expect(points).toHaveLength(30);
     expect(points[0]?.startsWith("44,")).toBe(true);
@@ -37,10 +37,10 @@ describe("seriesPoints", () => {
   });
 });
 
-describe("summarizeDailyMetrics", () => {
+describe("summarizeDailyFigures", () => {
   it("names the period and each series' total", () => {
-    const days = makeDailyMetrics({ 0: { clicksSent: 2 }, 29: { clicksSent: 3, leadsReceived: 1 } });
-    expect(summarizeDailyMetrics(days)).toBe(
+    const days = makeDailyFigures({ 0: { clicksSent: 2 }, 29: { clicksSent: 3, leadsReceived: 1 } });
+    expect(summarizeDailyFigures(days)).toBe(
       "Clicks and leads per day, Feb 1 to Mar 2. Totals: clicks sent 5, clicks received 0, leads sent 0, leads received 1.",
     );
   });

@@ -1,8 +1,8 @@
-import type { DailyMetrics } from "@shared/tracking";
+import type { DailyFigures } from "@shared/tracking";
 import { once } from "@/lib/once";
 
-export type DayMetrics = DailyMetrics[number];
-export type SeriesKey = Exclude<keyof DayMetrics, "day">;
+export type DayFigures = DailyFigures[number];
+export type SeriesKey = Exclude<keyof DayFigures, "day">;
 
 /** One day of a chart: its date and a number per series key. */
 export type ChartDay<K extends string = string> = { day: string } & Record<K, number>;
@@ -146,7 +146,7 @@ export function describeDay<K extends string = SeriesKey>(
 }
 
 /** The chart's text alternative: the period and each series' total. */
-export function summarizeDailyMetrics<K extends string = SeriesKey>(
+export function summarizeDailyFigures<K extends string = SeriesKey>(
   days: readonly ChartDay<NoInfer<K>>[],
   series: readonly ChartSeries<K>[] = CHART_SERIES as unknown as ChartSeries<K>[],
   text: ChartText = COUNTS,

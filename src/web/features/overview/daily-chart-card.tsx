@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useDailyMetrics, useDailyRevenue } from "@/features/overview/api";
+import { useDailyFigures, useDailyRevenue } from "@/features/overview/api";
 import { maxDailyValue } from "@/features/overview/chart-geometry";
 import { LoadError } from "@/features/overview/load-error";
 import {
@@ -33,7 +33,7 @@ type Shown = "counts" | string;
  * the revenue of one currency both ways (CONTRACT §8: currencies are never added together).
  */
 export function DailyChartCard() {
-  const daily = useDailyMetrics();
+  const daily = useDailyFigures();
   const revenue = useDailyRevenue();
   const [shown, setShown] = useState<Shown>("counts");
   const currencies = revenue.data ? revenueCurrencies(revenue.data) : [];

@@ -13,7 +13,7 @@ import {
   niceScale,
   type SeriesKey,
   seriesPoints,
-  summarizeDailyMetrics,
+  summarizeDailyFigures,
   xPosition,
   yPosition,
 } from "@/features/overview/chart-geometry";
@@ -86,7 +86,7 @@ export function DailyChart<K extends string = SeriesKey>({
   const bottom = layout.top + layout.plotHeight;
   const labelled = labelledDayIndexes(days.length, layout);
   const columnWidth = days.length > 1 ? layout.plotWidth / (days.length - 1) : layout.plotWidth;
-  const summary = summarizeDailyMetrics(days, shown, text);
+  const summary = summarizeDailyFigures(days, shown, text);
   // On a phone the days are ~9 px apart: smaller dots keep the lines readable.
   const pointRadius = columnWidth < 12 ? 1.75 : 2.5;
 

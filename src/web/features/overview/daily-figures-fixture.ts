@@ -1,10 +1,10 @@
 import { DAY_MS, isoDay } from "@shared/days";
-import type { DailyMetrics } from "@shared/tracking";
+import type { DailyFigures } from "@shared/tracking";
 
 /** Test data: 30 days from 2025-02-01, all zero except the days given by index. */
-export function makeDailyMetrics(
-  overrides: Record<number, Partial<Omit<DailyMetrics[number], "day">>> = {},
-): DailyMetrics {
+export function makeDailyFigures(
+  overrides: Record<number, Partial<Omit<DailyFigures[number], "day">>> = {},
+): DailyFigures {
   const start = Date.parse("2025-02-01T00:00:00.000Z");
   return Array.from({ length: 30 }, (_, index) => ({
     day: isoDay(start + index * DAY_MS),

@@ -5,7 +5,7 @@ export type ActivityItem = Activity[number];
 
 /**
  * One readable line per event. "Sent" is from this organization's side: a click it sent went to the
- * partner whose ad it shared; a received lead came from a partner's link (CONTRACT §5 metrics).
+ * partner whose ad it shared; a received lead came from a partner's link (CONTRACT §5 figures).
  */
 export function describeActivity({ kind, organization, detail }: ActivityItem): string {
   const name = organization.name;

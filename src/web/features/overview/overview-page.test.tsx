@@ -5,7 +5,7 @@ import { setToken } from "@/lib/session";
 import { fetchCalls, jsonResponse, stubFetch } from "@/testing/fetch-stub";
 import { makeOrganization, makeRelationship } from "@/testing/fixtures";
 import { makeUser, renderApp } from "@/testing/render-app";
-import { makeDailyMetrics } from "./daily-metrics-fixture";
+import { makeDailyFigures } from "./daily-figures-fixture";
 import { makePartner } from "./partners/partners-fixture";
 
 /** The lazy route, the session and six requests load first; a busy machine needs more than 1 s. */
@@ -51,7 +51,7 @@ function signedIn(overrides: Routes = {}) {
     "GET /api/metrics/leads": jsonResponse(200, { sent: 5, received: 7 }),
     "GET /api/metrics/daily": jsonResponse(
       200,
-      makeDailyMetrics({ 3: { clicksSent: 4 }, 29: { leadsReceived: 2 } }),
+      makeDailyFigures({ 3: { clicksSent: 4 }, 29: { leadsReceived: 2 } }),
     ),
     "GET /api/activity": jsonResponse(200, ACTIVITY),
     "GET /api/organization": jsonResponse(200, makeOrganization()),

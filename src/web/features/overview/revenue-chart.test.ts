@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { makeDailyMetrics } from "./daily-metrics-fixture";
+import { makeDailyFigures } from "./daily-figures-fixture";
 import { revenueChartKind, revenueCurrencies, revenueDays } from "./revenue-chart";
 
 describe("the revenue chart", () => {
-  const days = makeDailyMetrics({});
+  const days = makeDailyFigures({});
   const first = days[0]?.day ?? "";
   const last = days[days.length - 1]?.day ?? "";
   const rows = [

@@ -1,5 +1,5 @@
 import { formatMoney } from "@shared/money";
-import type { DailyMetrics, DailyRevenue } from "@shared/tracking";
+import type { DailyFigures, DailyRevenue } from "@shared/tracking";
 import type { ChartDay, ChartSeries } from "@/features/overview/chart-geometry";
 
 export type RevenueKey = "received" | "sent";
@@ -24,7 +24,7 @@ export function revenueCurrencies(rows: DailyRevenue): string[] {
 
 /** One currency's revenue on each of the chart's days, zeros where it had none. */
 export function revenueDays(
-  days: DailyMetrics,
+  days: DailyFigures,
   rows: DailyRevenue,
   currency: string,
 ): ChartDay<RevenueKey>[] {

@@ -1,6 +1,6 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import { ArrowDownLeft, ArrowUpRight, Handshake, Inbox, Send, ShieldBan } from "lucide-react";
-import { useClicksMetrics, useLeadsMetrics, useRelationshipList } from "@/features/overview/api";
+import { useClickTotals, useLeadTotals, useRelationshipList } from "@/features/overview/api";
 import { countActiveRelationships } from "@/features/overview/count-relationships";
 import { LoadError } from "@/features/overview/load-error";
 import { StatCard, type StatCardProps } from "@/features/overview/stat-card";
@@ -17,8 +17,8 @@ function fromQuery<T>(query: UseQueryResult<T>, pick: (data: T) => number) {
 /** SPEC §2 Overview: six numbers, each linking to tools, marketing or competitors. */
 export function StatCards() {
   const relationships = useRelationshipList();
-  const clicks = useClicksMetrics();
-  const leads = useLeadsMetrics();
+  const clicks = useClickTotals();
+  const leads = useLeadTotals();
 
   const cards: StatCardProps[] = [
     {
@@ -35,7 +35,7 @@ export function StatCards() {
       description: "Total outbound clicks",
       icon: ArrowUpRight,
       href: paths.marketing,
-      ...fromQuery(clicks, (metrics) => metrics.sent),
+      ...fromQuery(clicks, (totals) => totals.sent),
     },
     {
       id: "clicks-received",
@@ -43,7 +43,7 @@ export function StatCards() {
       description: "Total inbound clicks",
       icon: ArrowDownLeft,
       href: paths.marketing,
-      ...fromQuery(clicks, (metrics) => metrics.received),
+      ...fromQuery(clicks, (totals) => totals.received),
     },
     {
       id: "leads-sent",
@@ -51,7 +51,7 @@ export function StatCards() {
       description: "Leads shared with partners",
       icon: Send,
       href: paths.marketing,
-      ...fromQuery(leads, (metrics) => metrics.sent),
+      ...fromQuery(leads, (totals) => totals.sent),
     },
     {
       id: "leads-received",
@@ -59,7 +59,7 @@ export function StatCards() {
       description: "Leads from partners",
       icon: Inbox,
       href: paths.marketing,
-      ...fromQuery(leads, (metrics) => metrics.received),
+      ...fromQuery(leads, (totals) => totals.received),
     },
     {
       id: "competitors",

@@ -19,7 +19,7 @@ const TYPE_MESSAGE = `type is required: one of ${CONVERSION_TYPES.join(", ")}`;
 
 export async function conversionsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const recorder = app.tracker.leads;
+  const recorder = app.tracker.conversions;
 
   // Server to server: the key of the organization that received the click (CONTRACT §5).
   r.post(

@@ -1,23 +1,16 @@
 import { errorBodySchema } from "@shared/http";
 import {
-  LEDGER_DAYS_DEFAULT,
-  type PartnersLedger,
-  partnersLedgerSchema,
-  partnersQuerySchema,
-} from "@shared/reciprocity";
-import {
   activitySchema,
-  dailyMetricsSchema,
+  dailyFiguresSchema,
   dailyRevenueSchema,
-  metricsSchema,
   revenueQuerySchema,
   revenueSchema,
+  sentReceivedSchema,
 } from "@shared/tracking";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireMember } from "../../../plugins/auth";
-import { dailyMetrics, recentActivity } from "./overview.service";
-import { readPartnersLedger } from "./partners.service";
+import { dailyFigures, recentActivity } from "./overview.service";
 import { readDailyRevenue, readRevenue } from "./revenue.service";
 import { readTotals } from "./totals.service";
 
@@ -31,7 +24,7 @@ export async function dashboardFiguresRoutes(app: FastifyInstance) {
       path,
       {
         config: { access: "member" },
-        schema: { response: { 200: metricsSchema, 401: errorBodySchema, 403: errorBodySchema } },
+        schema: { response: { 200: sentReceivedSchema, 401: errorBodySchema, 403: errorBodySchema } },
       },
       async (request) => {
         const { organizationId } = requireMember(request);
@@ -67,49 +60,16 @@ export async function dashboardFiguresRoutes(app: FastifyInstance) {
     },
   );
 
-  // CONTRACT §10: give and take per partner over a window.
-  r.get(
-    "/api/metrics/partners",
-    {
-      config: { access: "member" },
-      schema: {
-        querystring: partnersQuerySchema,
-        response: {
-          200: partnersLedgerSchema,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          403: errorBodySchema,
-        },
-      },
-    },
-    async (request, reply) => {
-      const { organizationId } = requireMember(request);
-      const ledger = await readPartnersLedger(
-        app.db,
-        organizationId,
-        request.query.days ?? LEDGER_DAYS_DEFAULT,
-      );
-      // Up to a thousand partners or more: checking the answer against the schema on the way out
-      // (zod copies every object) took a fifth of the server's time for it, and made the garbage
-      // that took a tenth more. The ledger is typed as the schema's output, so it is sent as
-      // JSON.stringify writes it, as the Ads API sends its cached body.
-      return (reply as FastifyReply)
-        .type("application/json; charset=utf-8")
-        .serializer(String)
-        .send(JSON.stringify(ledger satisfies PartnersLedger));
-    },
-  );
-
   // The overview's 30-day chart and its recent-activity list.
   r.get(
     "/api/metrics/daily",
     {
       config: { access: "member" },
-      schema: { response: { 200: dailyMetricsSchema, 401: errorBodySchema, 403: errorBodySchema } },
+      schema: { response: { 200: dailyFiguresSchema, 401: errorBodySchema, 403: errorBodySchema } },
     },
     async (request) => {
       const { organizationId } = requireMember(request);
-      return dailyMetrics(app.db, organizationId);
+      return dailyFigures(app.db, organizationId);
     },
   );
   r.get(

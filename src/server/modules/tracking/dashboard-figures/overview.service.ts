@@ -1,17 +1,17 @@
 import { DAY_MS, isoDay, windowStart } from "@shared/days";
-import type { Activity, DailyMetrics } from "@shared/tracking";
+import type { Activity, DailyFigures } from "@shared/tracking";
 import { and, eq, gte, or, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../../db/client";
 import { clickEvents, conversions, organizations, pairDailyStats, relationships } from "../../../db/schema";
 import { blockedOrganizationsSql } from "../../relationships/block-list";
 
 /** Clicks and leads sent and received per day for the last `days` days (zeros included). */
-export async function dailyMetrics(
+export async function dailyFigures(
   db: DbOrTx,
   organizationId: string,
   days = 30,
   now = new Date(),
-): Promise<DailyMetrics> {
+): Promise<DailyFigures> {
   const first = windowStart(days, now);
   const rows = await db
     .select()
@@ -22,7 +22,7 @@ export async function dailyMetrics(
         or(eq(pairDailyStats.sourceOrgId, organizationId), eq(pairDailyStats.targetOrgId, organizationId)),
       ),
     );
-  const series = new Map<string, DailyMetrics[number]>();
+  const series = new Map<string, DailyFigures[number]>();
   for (let i = 0; i < days; i++) {
     const day = isoDay(now.getTime() - (days - 1 - i) * DAY_MS);
     series.set(day, { day, clicksSent: 0, clicksReceived: 0, leadsSent: 0, leadsReceived: 0 });

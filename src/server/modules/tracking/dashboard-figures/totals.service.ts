@@ -1,4 +1,4 @@
-import type { Metrics } from "@shared/tracking";
+import type { SentReceived } from "@shared/tracking";
 import { eq, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client";
 import { pairDailyStats } from "../../../db/schema";
@@ -11,7 +11,7 @@ export async function readTotals(
   db: DbOrTx,
   organizationId: string,
   column: "clicks" | "leads",
-): Promise<Metrics> {
+): Promise<SentReceived> {
   // One statement for both sides (PGlite pays per statement); each side reads its own index.
   const value = pairDailyStats[column];
   const [row] = await db
