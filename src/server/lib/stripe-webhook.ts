@@ -4,7 +4,24 @@ import type { z } from "zod";
 /** CONTRACT §8: a `Stripe-Signature` dated within five minutes of now, either side. */
 export const STRIPE_SIGNATURE_TOLERANCE_SECONDS = 300;
 
+/**
+ * The most a Stripe event's body may weigh: a route Stripe posts to keeps its raw bytes up to this
+ * (plugins/raw-json-body.ts), since the signature covers those exact bytes.
+ */
+export const STRIPE_EVENT_BODY_LIMIT = 256 * 1024;
+
 export class StripeSignatureError extends Error {}
+
+/** What Stripe posted: the raw bytes and their `Stripe-Signature`. */
+export type StripeDelivery = { body: Buffer; signature: string };
+
+/**
+ * A request's body and `Stripe-Signature` header as a delivery, or null when either is missing
+ * (no header, or a body not kept raw): no signature can cover it.
+ */
+export function stripeDelivery(signature: unknown, body: unknown): StripeDelivery | null {
+  return typeof signature === "string" && Buffer.isBuffer(body) ? { body, signature } : null;
+}
 
 /**
  * The time a `Stripe-Signature` header signs, read as the `stripe` package reads it (the last

@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors";
+import { STRIPE_EVENT_BODY_LIMIT, stripeDelivery } from "../../lib/stripe-webhook";
 import { requireMember } from "../../plugins/auth";
 import { keepRawJsonBody } from "../../plugins/raw-json-body";
 import {
@@ -11,9 +12,10 @@ import {
   type BillingDeps,
   getBilling,
   openPortal,
+  receiveBillingEvent,
   setCancelAtPeriodEnd,
 } from "./billing.service";
-import { type BillingGateway, createStripeGateway, WebhookNotConfigured } from "./billing-gateway";
+import { type BillingGateway, createStripeGateway } from "./billing-gateway";
 
 const errors = {
   400: errorBodySchema,
@@ -22,7 +24,6 @@ const errors = {
   502: errorBodySchema,
   503: errorBodySchema,
 };
-const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
 /** CONTRACT §7: billing is for admins; Stripe when STRIPE_SECRET_KEY is set, the free beta otherwise. */
 export async function billingRoutes(app: FastifyInstance, options: { gateway?: BillingGateway }) {
@@ -69,7 +70,7 @@ export async function billingRoutes(app: FastifyInstance, options: { gateway?: B
 
   // The signature covers the exact bytes Stripe sent: this route alone keeps the raw body.
   await app.register(async (webhook) => {
-    keepRawJsonBody(webhook, WEBHOOK_BODY_LIMIT);
+    keepRawJsonBody(webhook, STRIPE_EVENT_BODY_LIMIT);
     webhook.withTypeProvider<ZodTypeProvider>().post(
       "/api/billing/webhook",
       {
@@ -83,29 +84,17 @@ export async function billingRoutes(app: FastifyInstance, options: { gateway?: B
         },
       },
       async (request) => {
-        if (!gateway || !stripe.webhookSecret) throw new AppError(503, BILLING_MESSAGES.notConfigured);
-        const signature = request.headers["stripe-signature"];
-        const body = request.body;
-        if (typeof signature !== "string" || !Buffer.isBuffer(body)) {
-          throw new AppError(400, BILLING_MESSAGES.badSignature);
-        }
-        let reading: ReturnType<BillingGateway["parseWebhook"]>;
-        try {
-          reading = gateway.parseWebhook(body, signature);
-        } catch (error) {
-          if (error instanceof WebhookNotConfigured) throw new AppError(503, BILLING_MESSAGES.notConfigured);
-          throw new AppError(400, BILLING_MESSAGES.badSignature);
-        }
-        if (reading.kind === "unreadable") {
-          // Signed by Stripe, and yet not what it documents: answered 200, or Stripe would send it
-          // again for days; the warning and the metric are where someone notices.
-          app.metrics.recordUnreadableStripeEvent("billing", reading.reason);
-          request.log.warn(
-            { reason: reading.reason, problem: reading.problem },
-            "Stripe billing event of a shape Buddy cannot read: changed nothing",
-          );
-        }
-        if (reading.kind === "subscription") await applySubscriptionEvent(app.db, reading.event);
+        await receiveBillingEvent(
+          deps,
+          stripeDelivery(request.headers["stripe-signature"], request.body),
+          ({ reason, problem }) => {
+            app.metrics.recordUnreadableStripeEvent("billing", reason);
+            request.log.warn(
+              { reason, problem },
+              "Stripe billing event of a shape Buddy cannot read: changed nothing",
+            );
+          },
+        );
         return { received: true as const };
       },
     );

@@ -3,7 +3,13 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import { billingAccounts, organizations } from "../../db/schema";
 import { AppError, badRequest } from "../../errors";
-import type { BillingGateway, SubscriptionEvent, SubscriptionState } from "./billing-gateway";
+import type { StripeDelivery } from "../../lib/stripe-webhook";
+import {
+  type BillingGateway,
+  type SubscriptionEvent,
+  type SubscriptionState,
+  WebhookNotConfigured,
+} from "./billing-gateway";
 
 export type BillingDeps = {
   db: Db;
@@ -11,6 +17,31 @@ export type BillingDeps = {
   publicUrl: string;
   log: { error(object: object, message: string): void };
 };
+
+/**
+ * Stripe's event about a subscription of ours. Throws 503 while billing is not configured and
+ * 400 for a missing or wrong signature (or one dated more than 5 minutes from now). A signed event
+ * of a shape Buddy cannot read changes nothing and is answered as taken, or Stripe would send it
+ * again for days: `onUnreadable` is where someone notices.
+ */
+export async function receiveBillingEvent(
+  deps: Pick<BillingDeps, "db" | "gateway">,
+  delivery: StripeDelivery | null,
+  onUnreadable: (reading: { reason: string; problem: string }) => void,
+): Promise<void> {
+  const { gateway } = deps;
+  if (!gateway) throw new AppError(503, BILLING_MESSAGES.notConfigured);
+  if (!delivery) throw new AppError(400, BILLING_MESSAGES.badSignature);
+  let reading: ReturnType<BillingGateway["parseWebhook"]>;
+  try {
+    reading = gateway.parseWebhook(delivery.body, delivery.signature);
+  } catch (error) {
+    if (error instanceof WebhookNotConfigured) throw new AppError(503, BILLING_MESSAGES.notConfigured);
+    throw new AppError(400, BILLING_MESSAGES.badSignature);
+  }
+  if (reading.kind === "unreadable") onUnreadable(reading);
+  if (reading.kind === "subscription") await applySubscriptionEvent(deps.db, reading.event);
+}
 
 const FREE: BillingInfo = {
   plan: "free",

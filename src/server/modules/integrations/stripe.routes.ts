@@ -1,26 +1,19 @@
 import { errorBodySchema, idField } from "@shared/http";
-import { connectStripeSchema, STRIPE_MESSAGES, stripeConnectionSchema } from "@shared/integrations";
+import { connectStripeSchema, stripeConnectionSchema } from "@shared/integrations";
 import type { FastifyInstance, FastifySchemaCompiler } from "fastify";
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError, badRequest } from "../../errors";
 import { createSecretSealer } from "../../lib/sealed-secrets";
-import { StripeSignatureError, signedJson, verifyStripeSignature } from "../../lib/stripe-webhook";
+import { STRIPE_EVENT_BODY_LIMIT, stripeDelivery } from "../../lib/stripe-webhook";
 import { requireMember } from "../../plugins/auth";
 import { API_TAGS } from "../../plugins/openapi";
 import { errorResponse } from "../../plugins/openapi-responses";
 import { keepRawJsonBody } from "../../plugins/raw-json-body";
 import { securityActor } from "../security-log/security-actor";
-import {
-  connectStripe,
-  disconnectStripe,
-  readStripeConnection,
-  stripeWebhookSecret,
-} from "./stripe-connection.service";
-import { readStripeEvent } from "./stripe-events";
+import { connectStripe, disconnectStripe, readStripeConnection } from "./stripe-connection.service";
+import { receiveStripeEvent, type StripeReceiptDeps } from "./stripe-receipt.service";
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
-const WEBHOOK_BODY_LIMIT = 256 * 1024;
 /** What Stripe sends, as the document describes it: any event, of which Buddy reads two types. */
 const stripeEventSchema = z
   .looseObject({
@@ -84,9 +77,16 @@ export async function stripeRoutes(app: FastifyInstance) {
     },
   );
 
+  const receipt = (log: StripeReceiptDeps["log"]): StripeReceiptDeps => ({
+    db: app.db,
+    sealer,
+    recordConversion: app.tracker.conversions.record,
+    countUnreadable: (reason) => app.metrics.recordUnreadableStripeEvent("integration", reason),
+    log,
+  });
   // The signature covers the exact bytes Stripe sent: this route alone keeps the raw body.
   await app.register(async (webhook) => {
-    keepRawJsonBody(webhook, WEBHOOK_BODY_LIMIT);
+    keepRawJsonBody(webhook, STRIPE_EVENT_BODY_LIMIT);
     webhook.withTypeProvider<ZodTypeProvider>().post(
       `${path}/webhook/:organizationId`,
       {
@@ -121,45 +121,11 @@ export async function stripeRoutes(app: FastifyInstance) {
         },
       },
       async (request) => {
-        const { organizationId } = request.params;
-        const secret = await stripeWebhookSecret(app.db, sealer, organizationId);
-        if (!secret) throw badRequest(STRIPE_MESSAGES.notConnected);
-        const signature = request.headers["stripe-signature"];
-        const body = request.body;
-        if (typeof signature !== "string" || !Buffer.isBuffer(body))
-          throw badRequest(STRIPE_MESSAGES.badSignature);
-        try {
-          verifyStripeSignature(body, signature, secret);
-        } catch (error) {
-          if (error instanceof StripeSignatureError) throw badRequest(STRIPE_MESSAGES.badSignature);
-          throw error;
-        }
-        // Signed by the organization's Stripe, and still read as untrusted (CONTRACT §8): a shape
-        // Buddy cannot read is answered 200, or Stripe would send it again for days.
-        const reading = readStripeEvent(signedJson(body));
-        if (reading.kind === "unreadable") {
-          app.metrics.recordUnreadableStripeEvent("integration", reading.reason);
-          const { reason, eventId, type, problem } = reading;
-          request.log.warn(
-            { organizationId, event: eventId, type, reason, problem },
-            "Stripe event of a shape Buddy cannot read: recorded nothing",
-          );
-          return { received: true as const };
-        }
-        if (reading.kind === "purchase") {
-          try {
-            await app.tracker.conversions.record({ ...reading.revenue, organizationId });
-          } catch (error) {
-            // An unknown click id or customer (404), or an amount Buddy cannot keep (400), is Stripe's
-            // event to forget: answered 200, or Stripe would send it again for days (CONTRACT §8).
-            if (!(error instanceof AppError && (error.statusCode === 404 || error.statusCode === 400)))
-              throw error;
-            request.log.info(
-              { event: reading.eventId, reason: error.message },
-              "Stripe event recorded nothing",
-            );
-          }
-        }
+        await receiveStripeEvent(
+          receipt(request.log),
+          request.params.organizationId,
+          stripeDelivery(request.headers["stripe-signature"], request.body),
+        );
         return { received: true as const };
       },
     );
