@@ -1,11 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { DEFAULT_CURRENCY, isCurrency, toMinorUnits } from "@shared/money";
 import type { ConversionType } from "@shared/tracking";
-import { and, eq } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../../db/client";
 import { retryingRollbacks } from "../../../db/concurrency-rollback";
-import { conversions, customerBindings } from "../../../db/schema";
 import { badRequest, notFound } from "../../../errors";
 import { type CommittedBatch, createGroupCommit, type Refusal } from "../../../lib/group-commit";
 import type { ClickIdClaims, ClickIds } from "../clicks/click-id";
@@ -75,45 +73,6 @@ function conversionRow(click: ClickIdClaims | null, input: ConversionInput, now:
 }
 
 /**
- * The conversion a duplicate repeats, when it was committed by another transaction while the
- * batch's statement ran (its snapshot could not see it): read once that has committed.
- */
-async function firstConversionId(db: Db, row: IncomingConversion): Promise<string | null> {
-  if (row.event_id !== null) {
-    const [first] = await db
-      .select({ id: conversions.id })
-      .from(conversions)
-      .where(and(eq(conversions.targetOrgId, row.target_org_id), eq(conversions.eventId, row.event_id)));
-    return first?.id ?? null;
-  }
-  let clickId = row.click_id;
-  if (clickId === null && row.customer_id !== null) {
-    const [binding] = await db
-      .select({ clickId: customerBindings.clickId })
-      .from(customerBindings)
-      .where(
-        and(
-          eq(customerBindings.organizationId, row.target_org_id),
-          eq(customerBindings.customerId, row.customer_id),
-        ),
-      );
-    clickId = binding?.clickId ?? null;
-  }
-  if (clickId === null) return null;
-  const [lead] = await db
-    .select({ id: conversions.id })
-    .from(conversions)
-    .where(
-      and(
-        eq(conversions.clickId, clickId),
-        eq(conversions.type, row.type as ConversionType),
-        eq(conversions.isLead, true),
-      ),
-    );
-  return lead?.id ?? null;
-}
-
-/**
  * Server calls and pixels go through one group commit: the conversions of one turn of the event
  * loop are stored by one statement (conversion-store.ts), each request answered with its own
  * outcome once it has committed, and the unique indexes decide what is new. A click is proven by
@@ -137,7 +96,10 @@ export function createConversionRecorder(deps: {
     onCommit: deps.onCommit,
     onRefusal: deps.onRefusal,
   });
-  /** What a repeat of this input would repeat: its event id, else its click (or customer) and type. */
+  /**
+   * The memory's key: the statement's rule of what a repeat repeats (its event id, else the lead
+   * of its click, or its customer's click, and type), so a hit answers what the statement would.
+   */
   const keyOf = (input: ConversionInput) =>
     input.eventId !== undefined
       ? `${input.organizationId}|event|${input.eventId}`
@@ -154,13 +116,15 @@ export function createConversionRecorder(deps: {
   async function store(input: ConversionInput, now: Date): Promise<ConversionResult> {
     const claims = input.clickId === undefined ? null : prove(input.clickId, input.organizationId, now);
     const row = conversionRow(claims, input, now);
-    const outcome = await batches.add(row);
+    let outcome = await batches.add(row);
+    // The statement alone says which conversion a row repeats. One committed by another
+    // transaction while it ran was past its snapshot: asked again, it sees that one.
+    if (outcome?.outcome === "duplicate" && outcome.id === null) outcome = await batches.add(row);
     if (!outcome) throw new Error("the conversion store answered no outcome");
     if (outcome.outcome === "unknown_customer") throw notFound(UNKNOWN_CUSTOMER_MESSAGE);
     if (outcome.outcome === "stored") return { id: outcome.id, duplicate: false };
-    const id = outcome.id ?? (await firstConversionId(deps.db, row));
-    if (id === null) throw new Error("the conversion a duplicate repeats was not found");
-    return { id, duplicate: true };
+    if (outcome.id === null) throw new Error("the conversion a duplicate repeats was not found");
+    return { id: outcome.id, duplicate: true };
   }
 
   return {

@@ -299,6 +299,39 @@ describe("customers, event ids and revenue", () => {
     expect(outsiderClick.statusCode).toBe(404);
   });
 
+  it("answers a lead and an event sent to two instances at once with one conversion each, named in every answer", async () => {
+    // Two transactions: each statement's snapshot misses the row the other commits meanwhile.
+    const other = await createTestApp({ database: t.database, mail: t.mail });
+    try {
+      const send = (app: TestApp, payload: object) =>
+        app.app.inject({
+          method: "POST",
+          url: "/api/marketing/conversion",
+          headers: { "x-api-key": advertiserKey },
+          payload,
+        });
+      for (let round = 0; round < 5; round++) {
+        const clickId = await click();
+        for (const payload of [
+          { clickId, type: "signup" },
+          { clickId, type: "purchase", value: 5, eventId: `evt_instances_${round}` },
+        ]) {
+          const answers = await Promise.all([t, other, t, other].map((app) => send(app, payload)));
+          expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 200, 200, 201]);
+          const ids = new Set(answers.map((answer) => answer.json().id));
+          expect(ids.size).toBe(1);
+          const stored = await t.database.db
+            .select()
+            .from(conversions)
+            .where(eq(conversions.clickId, clickId));
+          expect(stored.filter((row) => row.type === payload.type).map((row) => row.id)).toEqual([...ids]);
+        }
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
   it("sums renewals with distinct event ids while the lead counts once", async () => {
     const before = {
       revenue: await revenueOf(advertiser.headers, `?partnerId=${sharer.organizationId}`),
