@@ -1,10 +1,11 @@
+import { DAY_MS } from "@shared/days";
 import { and, desc, eq, gt, isNotNull, isNull, or } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { type OneTimeTokenPurpose, oneTimeTokens } from "../../db/schema";
 import { generateToken, hashToken } from "../../lib/tokens";
 
 export const TOKEN_TTL_MS: Record<OneTimeTokenPurpose, number> = {
-  verify_email: 24 * 60 * 60 * 1000,
+  verify_email: DAY_MS,
   reset_password: 60 * 60 * 1000,
 };
 

@@ -1,10 +1,11 @@
+import { DAY_MS } from "@shared/days";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { memberships, organizations, sessions, users } from "../../db/schema";
 import { generateToken, hashToken } from "../../lib/tokens";
 import type { SessionAuth } from "../../plugins/auth";
 
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const SESSION_TTL_MS = 30 * DAY_MS;
 
 export async function createSession(db: DbOrTx, userId: string): Promise<string> {
   const token = generateToken();

@@ -1,3 +1,4 @@
+import { DAY_MS } from "@shared/days";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createApiKey,
@@ -18,7 +19,7 @@ let collateralId: string;
 const clickIds: string[] = [];
 const conversionIds: Record<string, string> = {};
 const today = new Date().toISOString().slice(0, 10);
-const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10);
 
 beforeAll(async () => {
   t = await createTestApp();

@@ -1,3 +1,4 @@
+import { DAY_MS } from "@shared/days";
 import { adWeight, LEDGER_DAYS_MESSAGE, type PartnerLedger } from "@shared/reciprocity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pairDailyStats } from "../../db/schema";
@@ -77,7 +78,7 @@ beforeAll(async () => {
   }
   // Older traffic, 60 days ago: inside a 90-day window, outside a 30-day one. And traffic with the
   // blocked company from before it was blocked.
-  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
   await t.database.db.insert(pairDailyStats).values([
     {
       day: day(60),

@@ -1,3 +1,4 @@
+import { DAY_MS } from "@shared/days";
 import { INVITATION_TTL_DAYS } from "@shared/team";
 import { and, eq, gt, isNull, ne } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
@@ -10,8 +11,7 @@ type Role = "admin" | "member";
 /** How the security log names a person with a role in the team: `bob@acme.com (admin)`. */
 export const roleTarget = (email: string, role: Role) => `${email} (${role})`;
 
-export const invitationExpiry = (now = Date.now()) =>
-  new Date(now + INVITATION_TTL_DAYS * 24 * 60 * 60 * 1000);
+export const invitationExpiry = (now = Date.now()) => new Date(now + INVITATION_TTL_DAYS * DAY_MS);
 
 /** A fresh token and its hash; only the hash is stored, the token goes into the mail. */
 export function newInvitationToken() {

@@ -1,3 +1,4 @@
+import { DAY_MS } from "@shared/days";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickEvents, conversions } from "../../db/schema";
@@ -318,7 +319,7 @@ describe("conversions", () => {
   it("treats clicks older than 30 days as expired", async () => {
     // The click id carries its time under the app's signature: one made 31 days ago, as the server would.
     const clickIds = createClickIds(t.app.config.appSecret ?? "");
-    const old = clickIds.issue(a.organizationId, b.organizationId, Date.now() - 31 * 24 * 60 * 60 * 1000);
+    const old = clickIds.issue(a.organizationId, b.organizationId, Date.now() - 31 * DAY_MS);
     expect((await convert(await keyFor(b), { clickId: old, type: "signup" })).statusCode).toBe(404);
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { DAY_MS } from "@shared/days";
 import type { ConversionType } from "@shared/tracking";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -281,7 +282,7 @@ describe("conversions", () => {
 
   it("does not count a conversion whose customer was bound over a year before", async () => {
     const { recorder, target, click } = setUp();
-    const longAgo = new Date(Date.now() - 366 * 86_400_000);
+    const longAgo = new Date(Date.now() - 366 * DAY_MS);
     const signup = await recorder.record({
       organizationId: target,
       clickId: click(longAgo.getTime()),
