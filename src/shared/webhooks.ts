@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { text } from "./text";
+import { CONVERSION_TYPES } from "./tracking";
 
 /** CONTRACT §9: the events an endpoint may ask for. */
 export const WEBHOOK_EVENTS = ["conversion.created", "relationship.created"] as const;
@@ -110,3 +111,177 @@ export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 export function maskWebhookSecret(last4: string): string {
   return `${WEBHOOK_SECRET_PREFIX}${"•".repeat(8)}${last4}`;
 }
+
+/**
+ * CONTRACT §9: the message each event sends, `{type, timestamp, data}`, one schema per event type.
+ * The server builds a message when it delivers it and checks it against its schema; the schema's
+ * field order is the order sent. The API docs' reference and the `webhooks` of /api/openapi.json
+ * (so generated clients type the messages) are made from these schemas, their `.describe()` texts
+ * and their example: add an event here, and its producer in server/modules/webhooks/webhook-events.ts.
+ */
+function webhookMessage<Type extends string, Data extends z.ZodRawShape>(
+  type: Type,
+  data: Data,
+  doc: { when: string; example: { timestamp: string; data: z.input<z.ZodObject<Data>> } },
+) {
+  return z
+    .object({
+      type: z.literal(type).describe("The event."),
+      timestamp: z.iso.datetime().describe("When the message was made (ISO 8601, UTC)."),
+      data: z.object(data).describe("The event's fields."),
+    })
+    .meta({ description: doc.when, examples: [{ type, ...doc.example }] });
+}
+
+const occurredAt = (description: string) => z.iso.datetime().describe(description);
+
+export const WEBHOOK_DIRECTIONS = ["received", "sent"] as const;
+
+export const conversionCreatedMessageSchema = webhookMessage(
+  "conversion.created",
+  {
+    conversionId: z.string().describe("The conversion's id, as the conversion call answered it."),
+    type: z.enum(CONVERSION_TYPES).describe(`One of ${CONVERSION_TYPES.join(", ")}.`),
+    direction: z
+      .enum(WEBHOOK_DIRECTIONS)
+      .describe(
+        "`received`: a partner's link earned it for you (you recorded it). `sent`: your link earned it at a partner.",
+      ),
+    clickId: z.string().describe("The click the conversion is credited to."),
+    customerId: z.string().nullable().describe("The advertiser's own id for the customer, or null."),
+    value: z
+      .number()
+      .nonnegative()
+      .nullable()
+      .describe(
+        "Money in major units (49.99) with the currency's decimals, or null when the conversion has no value.",
+      ),
+    currency: z
+      .string()
+      .nullable()
+      .describe(
+        "ISO 4217 code of `value`, USD unless the advertiser sent another; null when the conversion has no value.",
+      ),
+    eventId: z.string().nullable().describe("The advertiser's idempotency key, or null."),
+    partner: z
+      .object({
+        id: z.string().describe("The company's id."),
+        name: z.string().describe("The company's name."),
+      })
+      .describe(
+        "`{id, name}` of the other company: the one whose link earned it (`received`) or the advertiser (`sent`).",
+      ),
+    collateralId: z.string().nullable().describe("The ad whose tracked link was clicked."),
+    occurredAt: occurredAt("When the conversion was recorded (ISO 8601, UTC)."),
+  },
+  {
+    when:
+      `${WEBHOOK_EVENT_LABELS["conversion.created"]}. It goes to both companies of the conversion: the ` +
+      "advertiser that recorded it (`direction` `received`) and the company whose link earned it (`sent`).",
+    example: {
+      timestamp: "2026-03-02T14:05:09.412Z",
+      data: {
+        conversionId: "8c0f3a52-6b1e-4d7a-9f25-3e4b8a1c7d90",
+        type: "purchase",
+        direction: "received",
+        clickId: "AZVbK3nQ9xT2pLm8Rw4vYc6hJ0sDfGtUaB1eNk7oPq5iXr3zWl2MCjE4h9f",
+        customerId: "cus_PqR5tUvW8xYz12",
+        value: 49.99,
+        currency: "USD",
+        eventId: "evt_1PqR5tUvW8xYz12AbCd",
+        partner: { id: "3f6d2b1a-8e4c-4a9b-b7d5-0c1e2f3a4b5c", name: "Mailfast" },
+        collateralId: "b2e4f6a8-1c3d-4e5f-8a9b-0c1d2e3f4a5b",
+        occurredAt: "2026-03-02T14:05:09.398Z",
+      },
+    },
+  },
+);
+
+export const relationshipCreatedMessageSchema = webhookMessage(
+  "relationship.created",
+  {
+    relationshipId: z.string().describe("The other company's Buddy entry for you."),
+    partner: z
+      .object({
+        id: z.string().describe("The company's id."),
+        name: z.string().describe("The company's name."),
+        website: z.string().describe("The company's website."),
+      })
+      .describe("`{id, name, website}` of the company that added you."),
+    type: z.literal("complement").describe("Always `complement`."),
+    occurredAt: occurredAt("When you were added (ISO 8601, UTC)."),
+  },
+  {
+    when:
+      `${WEBHOOK_EVENT_LABELS["relationship.created"]}. Adding a competitor never sends anything: ` +
+      "block lists stay private.",
+    example: {
+      timestamp: "2026-03-02T09:30:00.125Z",
+      data: {
+        relationshipId: "5a7c9e1b-2d4f-4b6a-8c0e-1f3a5b7d9e2c",
+        partner: { id: "3f6d2b1a-8e4c-4a9b-b7d5-0c1e2f3a4b5c", name: "Mailfast", website: "mailfast.io" },
+        type: "complement",
+        occurredAt: "2026-03-02T09:30:00.125Z",
+      },
+    },
+  },
+);
+
+export const WEBHOOK_TEST_TEXT = "This is a test event from Buddy. Your endpoint received it.";
+
+export const webhookTestMessageSchema = webhookMessage(
+  WEBHOOK_TEST_EVENT,
+  {
+    message: z.string().describe("A sentence saying what it is."),
+    endpointId: z.string().describe("The endpoint it was sent to."),
+    occurredAt: occurredAt("When it was asked for (ISO 8601, UTC)."),
+  },
+  {
+    when:
+      "Sent by Send test event in Settings, whatever events the endpoint asked for, to check that it " +
+      "receives and verifies messages.",
+    example: {
+      timestamp: "2026-03-02T10:00:00.000Z",
+      data: {
+        message: WEBHOOK_TEST_TEXT,
+        endpointId: "9d1b3f5a-7c9e-4b2d-8f6a-0e2c4a6b8d1f",
+        occurredAt: "2026-03-02T10:00:00.000Z",
+      },
+    },
+  },
+);
+
+/** Every message Buddy sends, by type: the events an endpoint may ask for, then the test event. */
+export const WEBHOOK_MESSAGE_SCHEMAS = {
+  "conversion.created": conversionCreatedMessageSchema,
+  "relationship.created": relationshipCreatedMessageSchema,
+  [WEBHOOK_TEST_EVENT]: webhookTestMessageSchema,
+} as const satisfies Record<WebhookEvent | typeof WEBHOOK_TEST_EVENT, z.ZodObject>;
+export type WebhookMessageType = keyof typeof WEBHOOK_MESSAGE_SCHEMAS;
+export const WEBHOOK_MESSAGE_TYPES = Object.keys(WEBHOOK_MESSAGE_SCHEMAS) as WebhookMessageType[];
+export type WebhookMessage<Type extends WebhookMessageType = WebhookMessageType> = z.infer<
+  (typeof WEBHOOK_MESSAGE_SCHEMAS)[Type]
+>;
+/** What a message's `data` holds. */
+export type WebhookData<Type extends WebhookMessageType> = WebhookMessage<Type>["data"];
+
+/** A message as receivers get it: JSON Schema (2020-12, as OpenAPI 3.1 takes it), without `$schema`. */
+export function webhookMessageJsonSchema(type: WebhookMessageType): Record<string, unknown> {
+  const { $schema: _, ...schema } = z.toJSONSchema(WEBHOOK_MESSAGE_SCHEMAS[type], {
+    io: "input",
+    // `format: date-time` says it; the pattern that checks it here is no help to a reader.
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.format === "date-time") delete jsonSchema.pattern;
+    },
+  });
+  return schema;
+}
+
+/** The Standard Webhooks headers every message carries, for the docs and the OpenAPI document. */
+export const WEBHOOK_HEADERS = {
+  "webhook-id":
+    "The message's id (`msg_…`): unique per message and the same on every retry, so you can skip one you have already handled.",
+  "webhook-timestamp": "When this attempt was signed, in Unix seconds. Refuse messages far from your clock.",
+  "webhook-signature":
+    "`v1,<base64>`: an HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of your `whsec_…` secret. For 24 hours after a rotation it holds two signatures, space-separated (the new secret's and the old one's): accept the message if one matches.",
+} as const;

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { DAY_MS } from "@shared/days";
+import { WEBHOOK_MESSAGE_TYPES, WEBHOOK_TEST_EVENT, type WebhookMessageType } from "@shared/webhooks";
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { Webhook } from "standardwebhooks";
+import { z } from "zod";
 import { type Db, rowsOf } from "../../db/client";
 import { deleteInChunks } from "../../db/delete-in-chunks";
 import { memberships, organizations, users, webhookEndpoints } from "../../db/schema";
@@ -13,7 +15,14 @@ import type { SecretSealer } from "../../lib/sealed-secrets";
 import { enqueueMail } from "../../mail/mail-jobs";
 import { webhookDisabledMail } from "../../mail/webhook-mails";
 import type { ClaimedJob, JobHandler, JobOutcome } from "../../outbox/jobs";
-import type { WebhookJobPayload } from "./webhook-events";
+import {
+  type BuiltMessage,
+  isoUtc,
+  messageBody,
+  WEBHOOK_PRODUCERS,
+  type WebhookJobPayload,
+  webhookJobPayloadSchema,
+} from "./webhook-events";
 
 export type WebhookDeliveryOptions = {
   /** WEBHOOK_RETRY_DELAYS: the waits before the 2nd, 3rd… attempts; after the last, the message failed. */
@@ -39,37 +48,6 @@ export const DEFAULT_WEBHOOK_DELIVERY: Omit<WebhookDeliveryOptions, "retryDelays
 /** The response kept per attempt. */
 const RESPONSE_BYTES = 1024;
 const ATTEMPT_RETENTION = "30 days";
-
-/** The documented order of each event's fields (jsonb keeps its own). */
-const DATA_FIELDS: Record<string, readonly string[]> = {
-  "conversion.created": [
-    "conversionId",
-    "type",
-    "direction",
-    "clickId",
-    "customerId",
-    "value",
-    "currency",
-    "eventId",
-    "partner",
-    "collateralId",
-    "occurredAt",
-  ],
-  "relationship.created": ["relationshipId", "partner", "type", "occurredAt"],
-  // As the API docs show it.
-  "webhook.test": ["message", "endpointId", "occurredAt"],
-};
-
-/** The body sent: `{type, timestamp, data}`, the same bytes on every attempt of a message. */
-export function messageBody(message: WebhookJobPayload["message"]): string {
-  const fields = DATA_FIELDS[message.type] ?? Object.keys(message.data);
-  const data = Object.fromEntries(
-    [...fields, ...Object.keys(message.data).filter((key) => !fields.includes(key))]
-      .filter((key) => key in message.data)
-      .map((key) => [key, message.data[key]]),
-  );
-  return JSON.stringify({ type: message.type, timestamp: message.timestamp, data });
-}
 
 type Endpoint = {
   id: string;
@@ -132,6 +110,45 @@ function failingStreaks(attempts: readonly Attempt[]) {
     reset: streak.reset,
     first_failure: streak.firstFailure,
   }));
+}
+
+type Message = { type: WebhookMessageType; built: BuiltMessage };
+
+/**
+ * The messages of a batch of claimed jobs, by job id: built from the rows their ids name by their
+ * event's producer (one query per event type), with the job's `created_at` as their `timestamp`;
+ * a job queued by an older release holds its message already built. Either way the message is
+ * checked against its event's schema, whose field order is the order sent.
+ */
+async function buildMessages(
+  db: Db,
+  jobs: readonly { job: ClaimedJob; payload: WebhookJobPayload }[],
+): Promise<Map<string, Message>> {
+  const messages = new Map<string, Message>();
+  const fresh: { id: string; type: WebhookMessageType; payload: WebhookJobPayload }[] = [];
+  for (const { job, payload } of jobs) {
+    if ("message" in payload) {
+      messages.set(job.id, {
+        type: payload.message.type,
+        built: messageBody(payload.message.type, payload.message),
+      });
+    } else fresh.push({ id: job.id, type: payload.type, payload });
+  }
+  if (fresh.length === 0) return messages;
+  const made = await db.execute(sql`
+    select id, ${isoUtc(sql`created_at`)} as made_at from jobs
+    where id in (select json_array_elements_text(${JSON.stringify(fresh.map((job) => job.id))}::json))`);
+  const madeAt = new Map(rowsOf<{ id: string; made_at: string }>(made).map((row) => [row.id, row.made_at]));
+  for (const type of WEBHOOK_MESSAGE_TYPES) {
+    const ofType = fresh.flatMap((job) => {
+      const at = madeAt.get(job.id);
+      return job.type === type && at !== undefined ? [{ id: job.id, madeAt: at, payload: job.payload }] : [];
+    });
+    if (ofType.length === 0) continue;
+    for (const [id, built] of await WEBHOOK_PRODUCERS[type].messages(db, ofType))
+      messages.set(id, { type, built });
+  }
+  return messages;
 }
 
 /**
@@ -257,15 +274,21 @@ export function webhookJobHandler(deps: {
     return secrets.filter((secret): secret is string => secret !== null);
   }
 
-  async function deliver(job: ClaimedJob, endpoint: Endpoint | undefined): Promise<JobOutcome> {
-    const payload = job.payload as WebhookJobPayload;
+  async function deliver(
+    job: ClaimedJob,
+    message: Message,
+    endpoint: Endpoint | undefined,
+  ): Promise<JobOutcome> {
     if (!endpoint) return { status: "skipped", reason: "endpoint deleted" };
-    if (!endpoint.enabled && !payload.test) return { status: "skipped", reason: "endpoint disabled" };
+    if (!endpoint.enabled && message.type !== WEBHOOK_TEST_EVENT)
+      return { status: "skipped", reason: "endpoint disabled" };
+    if ("skipped" in message.built) return { status: "skipped", reason: message.built.skipped };
+    if ("failed" in message.built) return { status: "failed", error: message.built.failed };
     const now = options.now();
     const secrets = signingSecrets(endpoint, now);
     // Sealed under another APP_SECRET: nothing this deployment can sign with.
     if (secrets.length === 0) return { status: "failed", error: "the endpoint's secret cannot be opened" };
-    const body = messageBody(payload.message);
+    const { body } = message.built;
     const signature = secrets.map((secret) => new Webhook(secret).sign(job.id, now, body)).join(" ");
     const started = performance.now();
     let ok = false;
@@ -304,7 +327,7 @@ export function webhookJobHandler(deps: {
       id: randomUUID(),
       endpoint_id: endpoint.id,
       message_id: job.id,
-      event_type: payload.message.type,
+      event_type: message.type,
       attempt: job.attempts,
       status: ok ? "succeeded" : "failed",
       response_status: responseStatus,
@@ -324,21 +347,45 @@ export function webhookJobHandler(deps: {
 
   return {
     async start(jobs) {
-      const ids = [...new Set(jobs.map((job) => (job.payload as WebhookJobPayload).endpointId))];
-      const rows = await db
-        .select({
-          id: webhookEndpoints.id,
-          organizationId: webhookEndpoints.organizationId,
-          url: webhookEndpoints.url,
-          enabled: webhookEndpoints.enabled,
-          secretSealed: webhookEndpoints.secretSealed,
-          previousSecretSealed: webhookEndpoints.previousSecretSealed,
-          previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
-        })
-        .from(webhookEndpoints)
-        .where(inArray(webhookEndpoints.id, ids));
+      const parsed = jobs.map((job) => ({ job, payload: webhookJobPayloadSchema.safeParse(job.payload) }));
+      const valid = parsed.flatMap(({ job, payload }) =>
+        payload.success ? [{ job, payload: payload.data }] : [],
+      );
+      const ids = [...new Set(valid.map(({ payload }) => payload.endpointId))];
+      const rows =
+        ids.length === 0
+          ? []
+          : await db
+              .select({
+                id: webhookEndpoints.id,
+                organizationId: webhookEndpoints.organizationId,
+                url: webhookEndpoints.url,
+                enabled: webhookEndpoints.enabled,
+                secretSealed: webhookEndpoints.secretSealed,
+                previousSecretSealed: webhookEndpoints.previousSecretSealed,
+                previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
+              })
+              .from(webhookEndpoints)
+              .where(inArray(webhookEndpoints.id, ids));
       const endpoints = new Map(rows.map((row) => [row.id, row]));
-      return jobs.map((job) => deliver(job, endpoints.get((job.payload as WebhookJobPayload).endpointId)));
+      // Only the messages of endpoints still there are built.
+      const messages = await buildMessages(
+        db,
+        valid.filter(({ payload }) => endpoints.has(payload.endpointId)),
+      );
+      return parsed.map(({ job, payload }) => {
+        if (!payload.success) {
+          return Promise.resolve<JobOutcome>({
+            status: "failed",
+            error: `not a webhook job: ${z.prettifyError(payload.error)}`,
+          });
+        }
+        const endpoint = endpoints.get(payload.data.endpointId);
+        const message = messages.get(job.id);
+        if (!endpoint || !message)
+          return Promise.resolve<JobOutcome>({ status: "skipped", reason: "endpoint deleted" });
+        return deliver(job, message, endpoint);
+      });
     },
     retryDelayMs: retryDelay,
     async sweep() {

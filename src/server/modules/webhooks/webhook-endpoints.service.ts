@@ -221,7 +221,9 @@ export async function listDeliveries(db: Db, organizationId: string, id: string)
         order by a.created_at desc
         limit ${DELIVERIES_LISTED})
       union all
-      (select j.id || ':' || (j.attempts + 1), j.id, j.payload -> 'message' ->> 'type', j.attempts + 1, 'pending',
+      -- A job holds its event type; one queued by an older release, its message.
+      (select j.id || ':' || (j.attempts + 1), j.id,
+          coalesce(j.payload ->> 'type', j.payload -> 'message' ->> 'type'), j.attempts + 1, 'pending',
           null, null, null, j.run_at
         from jobs j
         where j.partition_key = ${id} and j.kind = 'webhook' and j.status = 'pending'

@@ -1,22 +1,89 @@
-import { WEBHOOK_TEST_EVENT, type WebhookEvent } from "@shared/webhooks";
+import { DEFAULT_CURRENCY, toMajorUnits } from "@shared/money";
+import {
+  WEBHOOK_DIRECTIONS,
+  WEBHOOK_MESSAGE_SCHEMAS,
+  WEBHOOK_TEST_EVENT,
+  WEBHOOK_TEST_TEXT,
+  type WebhookData,
+  type WebhookEvent,
+  type WebhookMessageType,
+} from "@shared/webhooks";
 import { type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
 import { type DbOrTx, rowsOf } from "../../db/client";
 
 /**
- * The messages of CONTRACT §9 as the outbox keeps them: one job per (event, endpoint), whose id
- * is the message's `webhook-id`, holding the endpoint and the payload as it was when the event
- * happened. Each is written by the statement or transaction that records its event.
+ * The messages of CONTRACT §9 as the outbox keeps them: one job per (event, endpoint), whose id is
+ * the message's `webhook-id` and whose `created_at` is the message's `timestamp`. Each is written
+ * by the statement or transaction that records its event, so a message exists only if its event
+ * committed; it holds the endpoint, the event type and the ids of what the event is about. The
+ * message itself is built when the job is claimed, from those rows, by the event's producer below,
+ * and checked against its schema in shared/webhooks.ts before it is signed.
+ *
+ * Adding an event type: its schema in shared/webhooks.ts, its producer here (the ids its job
+ * carries, the SQL that queues it, how its data is read back), and its test.
  */
-export type WebhookJobPayload = {
-  endpointId: string;
-  /** Sent even to a disabled endpoint: an admin checking it before enabling it again. */
-  test?: boolean;
-  message: {
-    type: WebhookEvent | typeof WEBHOOK_TEST_EVENT;
-    timestamp: string;
-    data: Record<string, unknown>;
-  };
+
+/** A claimed job of one event type: its ids, and when its message was made (ISO 8601, UTC). */
+type Claimed<Ids> = { id: string; madeAt: string; payload: Ids };
+
+type Producer<Type extends WebhookMessageType, Job extends z.ZodObject> = {
+  /** The job's payload: `{endpointId, type}` and the ids the message is built from. */
+  job: Job;
+  /**
+   * The `data` of each claimed message, by job id, read in one go for a batch. A message whose
+   * rows are gone (its conversion deleted with its organization) has none and is skipped.
+   */
+  data(db: DbOrTx, jobs: readonly Claimed<z.infer<Job>>[]): Promise<Map<string, WebhookData<Type>>>;
 };
+
+/** A message built, as it is signed and sent; or why it cannot be. */
+export type BuiltMessage = { body: string } | { skipped: string } | { failed: string };
+
+/** The body sent: `{type, timestamp, data}` as its schema orders it, once the schema accepts it. */
+export function messageBody(type: WebhookMessageType, message: unknown): BuiltMessage {
+  const checked = WEBHOOK_MESSAGE_SCHEMAS[type].safeParse(message);
+  return checked.success
+    ? { body: JSON.stringify(checked.data) }
+    : { failed: `the ${type} message does not match its schema: ${z.prettifyError(checked.error)}` };
+}
+
+function producer<Type extends WebhookMessageType, Ids extends z.ZodRawShape>(
+  type: Type,
+  ids: Ids,
+  data: Producer<Type, ReturnType<typeof jobSchema<Type, Ids>>>["data"],
+) {
+  const job = jobSchema(type, ids);
+  return {
+    job,
+    data,
+    /** Builds the messages of a batch of claimed jobs of this type, by job id. */
+    async messages(db: DbOrTx, claimed: readonly Claimed<unknown>[]): Promise<Map<string, BuiltMessage>> {
+      const jobs = claimed.map((entry) => ({ ...entry, payload: job.parse(entry.payload) }));
+      const found = await data(db, jobs);
+      return new Map(
+        jobs.map((entry): [string, BuiltMessage] => {
+          const fields = found.get(entry.id);
+          return [
+            entry.id,
+            fields === undefined
+              ? { skipped: `its ${type} rows are gone` }
+              : messageBody(type, { type, timestamp: entry.madeAt, data: fields }),
+          ];
+        }),
+      );
+    },
+  };
+}
+
+function jobSchema<Type extends WebhookMessageType, Ids extends z.ZodRawShape>(type: Type, ids: Ids) {
+  return z.object({ endpointId: z.string(), type: z.literal(type), ...ids });
+}
+
+/** The ids as a JSON array for `in (select json_array_elements_text(…))`. */
+function idList(values: readonly string[]): SQL {
+  return sql`(select json_array_elements_text(${JSON.stringify([...new Set(values)])}::json))`;
+}
 
 /** A message id: Standard Webhooks asks only that it be unique; `msg_` says what it is. */
 export const newMessageId = sql`'msg_' || replace(gen_random_uuid()::text, '-', '')`;
@@ -31,39 +98,159 @@ function subscribed(organization: SQL, event: WebhookEvent): SQL {
   return sql`webhook_endpoints e where e.organization_id = ${organization} and e.enabled and ${event} = any(e.events)`;
 }
 
+type ConversionRow = {
+  id: string;
+  type: WebhookData<"conversion.created">["type"];
+  click_id: string;
+  customer_id: string | null;
+  value_minor: string | null;
+  currency: string | null;
+  event_id: string | null;
+  source_org_id: string;
+  source_name: string;
+  target_org_id: string;
+  target_name: string;
+  collateral_id: string | null;
+  occurred_at: string;
+};
+
+/** Each event type's producer: what its job carries and how its message's data is read back. */
+export const WEBHOOK_PRODUCERS = {
+  "conversion.created": producer(
+    "conversion.created",
+    { conversionId: z.string(), direction: z.enum(WEBHOOK_DIRECTIONS) },
+    async (db, jobs) => {
+      const result = await db.execute(sql`
+        select c.id, c.type, c.click_id, c.customer_id, c.value_minor::text as value_minor, c.currency,
+          c.event_id, c.source_org_id, so.name as source_name, c.target_org_id, t.name as target_name,
+          k.collateral_id, ${isoUtc(sql`c.created_at`)} as occurred_at
+        from conversions c
+        join organizations so on so.id = c.source_org_id
+        join organizations t on t.id = c.target_org_id
+        left join click_events k on k.id = c.click_id
+        where c.id in ${idList(jobs.map((job) => job.payload.conversionId))}`);
+      const conversions = new Map(rowsOf<ConversionRow>(result).map((row) => [row.id, row]));
+      const data = new Map<string, WebhookData<"conversion.created">>();
+      for (const job of jobs) {
+        const c = conversions.get(job.payload.conversionId);
+        if (!c) continue;
+        const received = job.payload.direction === "received";
+        data.set(job.id, {
+          conversionId: c.id,
+          type: c.type,
+          direction: job.payload.direction,
+          clickId: c.click_id,
+          customerId: c.customer_id,
+          value:
+            c.value_minor === null
+              ? null
+              : toMajorUnits(Number(c.value_minor), c.currency ?? DEFAULT_CURRENCY),
+          currency: c.currency,
+          eventId: c.event_id,
+          partner: received
+            ? { id: c.source_org_id, name: c.source_name }
+            : { id: c.target_org_id, name: c.target_name },
+          collateralId: c.collateral_id,
+          occurredAt: c.occurred_at,
+        });
+      }
+      return data;
+    },
+  ),
+  "relationship.created": producer(
+    "relationship.created",
+    // The company that added the receiver: its message names it even if the entry is removed meanwhile.
+    { relationshipId: z.string(), partnerId: z.string() },
+    async (db, jobs) => {
+      const result = await db.execute(sql`
+        select o.id, o.name, o.website from organizations o
+        where o.id in ${idList(jobs.map((job) => job.payload.partnerId))}`);
+      const partners = new Map(
+        rowsOf<{ id: string; name: string; website: string }>(result).map((row) => [row.id, row]),
+      );
+      const data = new Map<string, WebhookData<"relationship.created">>();
+      for (const job of jobs) {
+        const partner = partners.get(job.payload.partnerId);
+        if (!partner) continue;
+        data.set(job.id, {
+          relationshipId: job.payload.relationshipId,
+          partner: { id: partner.id, name: partner.name, website: partner.website },
+          type: "complement",
+          occurredAt: job.madeAt,
+        });
+      }
+      return data;
+    },
+  ),
+  [WEBHOOK_TEST_EVENT]: producer(WEBHOOK_TEST_EVENT, {}, async (_db, jobs) => {
+    return new Map(
+      jobs.map((job) => [
+        job.id,
+        { message: WEBHOOK_TEST_TEXT, endpointId: job.payload.endpointId, occurredAt: job.madeAt },
+      ]),
+    );
+  }),
+} satisfies { [Type in WebhookMessageType]: Producer<Type, z.ZodObject> };
+
+/**
+ * What webhook jobs queued before messages were built at delivery hold: the message itself, built
+ * in SQL (its `data` in jsonb's key order), and `test` for a test event. Still delivered after an
+ * upgrade: the message is checked against its schema, which puts its fields back in order.
+ */
+const builtMessageJobSchema = z.object({
+  endpointId: z.string(),
+  /** Sent even to a disabled endpoint: an admin checking it before enabling it again. */
+  test: z.boolean().optional(),
+  message: z.object({
+    type: z.enum(Object.keys(WEBHOOK_MESSAGE_SCHEMAS) as [WebhookMessageType, ...WebhookMessageType[]]),
+    timestamp: z.string(),
+    data: z.record(z.string(), z.unknown()),
+  }),
+});
+
+/** A webhook job's payload, as parsed when it is claimed: ids to build the message from, or (queued by an older release) the message built. */
+export const webhookJobPayloadSchema = z.union([
+  z.discriminatedUnion("type", [
+    WEBHOOK_PRODUCERS["conversion.created"].job,
+    WEBHOOK_PRODUCERS["relationship.created"].job,
+    WEBHOOK_PRODUCERS[WEBHOOK_TEST_EVENT].job,
+  ]),
+  builtMessageJobSchema,
+]);
+export type WebhookJobPayload = z.infer<typeof webhookJobPayloadSchema>;
+
+/** The jsonb payload of a job of `type`, built in SQL from `{field: expression}` (its endpoint and ids). */
+function jobPayload<Type extends WebhookMessageType>(
+  type: Type,
+  fields: Record<Exclude<keyof z.infer<(typeof WEBHOOK_PRODUCERS)[Type]["job"]>, "type">, SQL>,
+): SQL {
+  const pairs = Object.entries<SQL>({ ...fields, type: sql`${type}::text` }).map(
+    ([key, value]) => sql`${key}::text, ${value}`,
+  );
+  return sql`jsonb_build_object(${sql.join(pairs, sql`, `)})`;
+}
+
 /**
  * The `conversion.created` messages of the conversions a statement has just stored, as a
- * data-modifying CTE body: `stored` names the CTE of new conversion rows (id, click_id, type,
- * customer_id, value_minor, currency, event_id, source_org_id, target_org_id, created_at) and
- * `exponents` maps each of their currencies to its number of decimals. Each conversion goes to
- * the advertiser that received it and to the organization whose click earned it.
+ * data-modifying CTE body: `stored` names the CTE of new conversion rows (id, source_org_id,
+ * target_org_id). Each conversion goes to the advertiser that received it and to the organization
+ * whose click earned it.
  */
-export function conversionCreatedMessages(stored: SQL, exponents: Record<string, number>): SQL {
-  const exponent = sql`coalesce((${JSON.stringify(exponents)}::jsonb ->> s.currency)::int, 2)`;
+export function conversionCreatedMessages(stored: SQL): SQL {
+  const payload = jobPayload("conversion.created", {
+    endpointId: sql`e.id`,
+    conversionId: sql`s.id`,
+    direction: sql`d.direction`,
+  });
   return sql`
     insert into jobs (id, kind, partition_key, payload)
-    select ${newMessageId}, 'webhook', e.id, jsonb_build_object(
-      'endpointId', e.id,
-      'message', jsonb_build_object(
-        'type', 'conversion.created',
-        'timestamp', ${isoUtc(sql`now()`)},
-        'data', jsonb_build_object(
-          'conversionId', s.id, 'type', s.type, 'direction', d.direction, 'clickId', s.click_id,
-          'customerId', s.customer_id,
-          'value', case when s.value_minor is null then null
-            else round(s.value_minor::numeric / power(10::numeric, ${exponent}), ${exponent}) end,
-          'currency', s.currency, 'eventId', s.event_id,
-          'partner', jsonb_build_object('id', p.id, 'name', p.name),
-          'collateralId', c.collateral_id,
-          'occurredAt', ${isoUtc(sql`s.created_at`)})))
+    select ${newMessageId}, 'webhook', e.id, ${payload}
     from ${stored} s
     cross join lateral (values
-      (s.target_org_id, 'received', s.source_org_id),
-      (s.source_org_id, 'sent', s.target_org_id)) as d(organization_id, direction, partner_id)
+      (s.target_org_id, 'received'),
+      (s.source_org_id, 'sent')) as d(organization_id, direction)
     join webhook_endpoints e
       on e.organization_id = d.organization_id and e.enabled and 'conversion.created' = any(e.events)
-    join organizations p on p.id = d.partner_id
-    left join click_events c on c.id = s.click_id
     returning 1`;
 }
 
@@ -75,36 +262,25 @@ export async function queueRelationshipCreated(
   tx: DbOrTx,
   relationship: { id: string; sourceOrgId: string; targetOrgId: string },
 ): Promise<void> {
+  const payload = jobPayload("relationship.created", {
+    endpointId: sql`e.id`,
+    relationshipId: sql`${relationship.id}::text`,
+    partnerId: sql`${relationship.sourceOrgId}::text`,
+  });
   await tx.execute(sql`
     insert into jobs (id, kind, partition_key, payload)
-    select ${newMessageId}, 'webhook', e.id, jsonb_build_object(
-      'endpointId', e.id,
-      'message', jsonb_build_object(
-        'type', 'relationship.created',
-        'timestamp', ${isoUtc(sql`now()`)},
-        'data', jsonb_build_object(
-          'relationshipId', ${relationship.id}::text,
-          'partner', (select jsonb_build_object('id', o.id, 'name', o.name, 'website', o.website)
-            from organizations o where o.id = ${relationship.sourceOrgId}),
-          'type', 'complement',
-          'occurredAt', ${isoUtc(sql`now()`)})))
+    select ${newMessageId}, 'webhook', e.id, ${payload}
     from ${subscribed(sql`${relationship.targetOrgId}`, "relationship.created")}`);
 }
 
 /** A `webhook.test` message for one endpoint, whatever it subscribed to; answers its id. */
 export async function queueTestMessage(tx: DbOrTx, endpointId: string): Promise<string> {
+  const payload = jobPayload(WEBHOOK_TEST_EVENT, {
+    endpointId: sql`${endpointId}::text`,
+  });
   const result = await tx.execute<{ id: string }>(sql`
     insert into jobs (id, kind, partition_key, payload)
-    values (${newMessageId}, 'webhook', ${endpointId}, jsonb_build_object(
-      'endpointId', ${endpointId}::text,
-      'test', true,
-      'message', jsonb_build_object(
-        'type', ${WEBHOOK_TEST_EVENT}::text,
-        'timestamp', ${isoUtc(sql`now()`)},
-        'data', jsonb_build_object(
-          'endpointId', ${endpointId}::text,
-          'message', 'This is a test event from Buddy. Your endpoint received it.',
-          'occurredAt', ${isoUtc(sql`now()`)}))))
+    values (${newMessageId}, 'webhook', ${endpointId}, ${payload})
     returning id`);
   const [row] = rowsOf<{ id: string }>(result);
   if (!row) throw new Error("test message insert returned nothing");

@@ -1,4 +1,9 @@
-import { WEBHOOK_MESSAGES } from "@shared/webhooks";
+import {
+  conversionCreatedMessageSchema,
+  relationshipCreatedMessageSchema,
+  WEBHOOK_MESSAGES,
+  webhookTestMessageSchema,
+} from "@shared/webhooks";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -295,20 +300,21 @@ describe("conversion.created", () => {
     expect(() => verify(sent.secret, toAdvertiser)).toThrow();
     const body = JSON.parse(toAdvertiser.body);
     expect(Object.keys(body)).toEqual(["type", "timestamp", "data"]);
-    expect(Object.keys(body.data)).toEqual([
-      "conversionId",
-      "type",
-      "direction",
-      "clickId",
-      "customerId",
-      "value",
-      "currency",
-      "eventId",
-      "partner",
-      "collateralId",
-      "occurredAt",
-    ]);
+    expect(Object.keys(body.data)).toEqual(Object.keys(conversionCreatedMessageSchema.shape.data.shape));
+    expect(conversionCreatedMessageSchema.parse(body)).toEqual(body);
     expect(body.data.occurredAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(body.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    // The job holds ids only: the message is built when it is sent.
+    const [queued] = await t.database.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.id, toAdvertiser.headers["webhook-id"] as string));
+    expect(queued?.payload).toEqual({
+      endpointId: received.id,
+      type: "conversion.created",
+      conversionId: id,
+      direction: "received",
+    });
     expect(toAdvertiser.headers["webhook-id"]).toMatch(/^msg_[0-9a-f]{32}$/);
     expect(toAdvertiser.headers["webhook-id"]).not.toBe(toSharer.headers["webhook-id"]);
     expect(toAdvertiser.headers["content-type"]).toBe("application/json");
@@ -339,6 +345,33 @@ describe("conversion.created", () => {
       await t.app.inject({ method: "DELETE", url: `/api/webhooks/${endpoint}`, headers: advertiser.headers });
       await t.app.inject({ method: "DELETE", url: `/api/webhooks/${endpoint}`, headers: sharer.headers });
     }
+  });
+
+  it("converts money with the currency's decimals: none for JPY, three for BHD, null without a value", async () => {
+    const endpoint = await createEndpoint(advertiser, "/money");
+    await convert({ type: "purchase", value: 500, currency: "JPY", eventId: "evt_money_jpy" });
+    await convert({ type: "purchase", value: 12.345, currency: "BHD", eventId: "evt_money_bhd" });
+    await convert({ type: "signup" });
+    await t.app.outbox.drain();
+    const values = receiver
+      .at("/money")
+      .map((hit) => conversionCreatedMessageSchema.parse(verify(endpoint.secret, hit)).data)
+      .map(({ value, currency }) => [value, currency]);
+    expect(values).toEqual(
+      expect.arrayContaining([
+        [500, "JPY"],
+        [12.345, "BHD"],
+        [null, null],
+      ]),
+    );
+    expect(receiver.at("/money").map((hit) => hit.body)).toEqual(
+      expect.arrayContaining([expect.stringContaining('"value":500,"currency":"JPY"')]),
+    );
+    await t.app.inject({
+      method: "DELETE",
+      url: `/api/webhooks/${endpoint.id}`,
+      headers: advertiser.headers,
+    });
   });
 
   it("is not sent to an endpoint that did not ask for it, nor to a disabled one", async () => {
@@ -376,6 +409,9 @@ describe("relationship.created", () => {
         type: "complement",
       },
     });
+    expect(Object.keys(JSON.parse(hit.body).data)).toEqual(
+      Object.keys(relationshipCreatedMessageSchema.shape.data.shape),
+    );
 
     // A competitor is never told; nor is an organization that has the adder on its block list.
     const rival = await createOrganization(t, "hookrival");
@@ -434,6 +470,21 @@ describe("delivery", () => {
     expect(ids.size).toBe(1);
     for (const hit of receiver.at("/flaky"))
       expect(verify(endpoint.secret, hit)).toMatchObject({ type: "webhook.test" });
+    // Built again for each attempt, from the same job: the same bytes.
+    expect(new Set(receiver.at("/flaky").map((hit) => hit.body)).size).toBe(1);
+    const [first] = receiver.at("/flaky");
+    expect(JSON.parse(first?.body ?? "")).toEqual({
+      type: "webhook.test",
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      data: {
+        message: "This is a test event from Buddy. Your endpoint received it.",
+        endpointId: endpoint.id,
+        occurredAt: JSON.parse(first?.body ?? "").timestamp,
+      },
+    });
+    expect(Object.keys(JSON.parse(first?.body ?? "").data)).toEqual(
+      Object.keys(webhookTestMessageSchema.shape.data.shape),
+    );
     const deliveries = await deliveriesOf(advertiser, endpoint.id);
     expect(
       deliveries.map((d: { attempt: number; status: string; responseStatus: number }) => [
@@ -615,6 +666,79 @@ describe("delivery", () => {
         { timeout: 10_000 },
       )
       .toBeNull();
+  });
+
+  it("still delivers a message queued by an older release, built in SQL, in the documented order", async () => {
+    const endpoint = await createEndpoint(advertiser, "/legacy");
+    const id = "msg_legacy0123456789abcdef0123456789";
+    // As the older release queued it: the message built, its data in jsonb's key order.
+    const data = {
+      type: "signup",
+      value: 49.99,
+      clickId: "click-legacy",
+      eventId: null,
+      partner: { id: sharer.organizationId, name: "hooksharer" },
+      currency: "USD",
+      direction: "received",
+      customerId: null,
+      occurredAt: "2026-03-02T14:05:09.398Z",
+      collateralId: adId,
+      conversionId: "conversion-legacy",
+    };
+    await t.database.db.insert(jobs).values({
+      id,
+      kind: "webhook",
+      partitionKey: endpoint.id,
+      payload: {
+        endpointId: endpoint.id,
+        message: { type: "conversion.created", timestamp: "2026-03-02T14:05:09.412Z", data },
+      },
+    });
+    await t.app.outbox.drain();
+    const [hit] = receiver.at("/legacy");
+    if (!hit) throw new Error("the queued message was not delivered");
+    expect(hit.headers["webhook-id"]).toBe(id);
+    const body = verify(endpoint.secret, hit);
+    expect(body).toEqual({ type: "conversion.created", timestamp: "2026-03-02T14:05:09.412Z", data });
+    expect(Object.keys(JSON.parse(hit.body).data)).toEqual(
+      Object.keys(conversionCreatedMessageSchema.shape.data.shape),
+    );
+
+    // A payload that is neither shape, or a message its schema refuses, fails without a request.
+    await t.database.db.insert(jobs).values([
+      {
+        id: "msg_legacy_bad_payload",
+        kind: "webhook",
+        partitionKey: endpoint.id,
+        payload: { nothing: true },
+      },
+      {
+        id: "msg_legacy_bad_message",
+        kind: "webhook",
+        partitionKey: endpoint.id,
+        payload: {
+          endpointId: endpoint.id,
+          message: { type: "webhook.test", timestamp: "", data: { message: "hi" } },
+        },
+      },
+    ]);
+    await t.app.outbox.drain();
+    expect(receiver.at("/legacy")).toHaveLength(1);
+    const failed = await t.database.db.select().from(jobs).where(eq(jobs.partitionKey, endpoint.id));
+    expect(
+      failed
+        .filter((job) => job.id !== id)
+        .map((job) => [job.id, job.status])
+        .sort(),
+    ).toEqual([
+      ["msg_legacy_bad_message", "failed"],
+      ["msg_legacy_bad_payload", "failed"],
+    ]);
+    await t.app.inject({
+      method: "DELETE",
+      url: `/api/webhooks/${endpoint.id}`,
+      headers: advertiser.headers,
+    });
   });
 
   it("drops the messages of a deleted endpoint", async () => {

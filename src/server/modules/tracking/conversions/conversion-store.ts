@@ -1,4 +1,3 @@
-import { currencyExponent } from "@shared/money";
 import { CUSTOMER_ATTRIBUTION_DAYS } from "@shared/tracking";
 import { sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../../db/client";
@@ -28,7 +27,7 @@ export type IncomingConversion = {
 /**
  * stored: a new conversion under `id`; duplicate: the one it repeats (same event id, or the lead
  * of its click and type when it has none), `id` being that one's, or null when it was committed
- * by another transaction during this statement (conversions.service.ts reads it then);
+ * by another transaction during this statement (conversions.service.ts asks again);
  * unknown_customer: no click is bound to that customer within the window.
  */
 export type StoreOutcome =
@@ -46,7 +45,8 @@ export type StoreOutcome =
  * - the first conversion of a (click, type) is its lead (`conversions_one_lead`); a later one
  *   without an event id is a duplicate of it, a later one with a new event id is stored beside it
  *   and carries revenue only; a repeated event id is a duplicate (`conversions_event_id`);
- * - the day's leads per partner pair and revenue per pair and currency are added to the roll-ups;
+ * - the day's leads per partner pair and revenue per pair and currency are added to the roll-ups
+ *   by the table's trigger at the statement's end (migration 0019, which alone orders their locks);
  * - each new conversion's `conversion.created` webhook messages are queued (CONTRACT §9), so they
  *   commit with it or not at all.
  *
@@ -62,12 +62,6 @@ export async function storeConversions(
   if (rows.length === 0) return { stored: 0, results: [] };
   const json = JSON.stringify(rows.map((row, ord) => ({ ...row, ord })));
   const window = `${CUSTOMER_ATTRIBUTION_DAYS} days`;
-  const exponents = Object.fromEntries(
-    [...new Set(rows.map((row) => row.currency).filter((currency) => currency !== null))].map((currency) => [
-      currency,
-      currencyExponent(currency),
-    ]),
-  );
   const result = await db.execute<{ ord: number; outcome: StoreOutcome["outcome"]; id: string | null }>(sql`
     with input as (
       select * from json_to_recordset(${json}::json) as x(
@@ -132,28 +126,7 @@ export async function storeConversions(
       returning id, click_id, type, customer_id, event_id, is_lead, value_minor, currency, source_org_id, target_org_id, created_at
     ), stored as (
       select * from leads union all select * from extras
-    ), counted as (
-      insert into pair_daily_stats (day, source_org_id, target_org_id, leads)
-      select (created_at at time zone 'UTC')::date, source_org_id, target_org_id, count(*)::int
-      from stored
-      where is_lead
-      group by 1, 2, 3
-      -- In the order the click store locks roll-up rows in (see there).
-      order by least(source_org_id, target_org_id), greatest(source_org_id, target_org_id), 1, 2
-      on conflict (day, source_org_id, target_org_id)
-      do update set leads = pair_daily_stats.leads + excluded.leads
-    ), earned as (
-      insert into pair_daily_revenue (day, source_org_id, target_org_id, currency, value_minor, conversions)
-      select (created_at at time zone 'UTC')::date, source_org_id, target_org_id, currency, sum(value_minor), count(*)::int
-      from stored
-      where value_minor is not null
-      group by 1, 2, 3, 4
-      -- As above, with the currency before the day, as the trigger locks the months' revenue.
-      order by least(source_org_id, target_org_id), greatest(source_org_id, target_org_id), 4, 1, 2
-      on conflict (day, source_org_id, target_org_id, currency)
-      do update set value_minor = pair_daily_revenue.value_minor + excluded.value_minor,
-        conversions = pair_daily_revenue.conversions + excluded.conversions
-    ), messages as (${conversionCreatedMessages(sql`stored`, exponents)}
+    ), messages as (${conversionCreatedMessages(sql`stored`)}
     )
     select i.ord,
       case when r.ord is null then 'unknown_customer' when s.id is not null then 'stored' else 'duplicate' end as outcome,
