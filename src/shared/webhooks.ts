@@ -141,7 +141,7 @@ export const conversionCreatedMessageSchema = webhookMessage(
   "conversion.created",
   {
     conversionId: z.string().describe("The conversion's id, as the conversion call answered it."),
-    type: z.enum(CONVERSION_TYPES).describe(`One of ${CONVERSION_TYPES.join(", ")}.`),
+    type: z.enum(CONVERSION_TYPES).describe("What the customer did."),
     direction: z
       .enum(WEBHOOK_DIRECTIONS)
       .describe(

@@ -1,4 +1,5 @@
 import { CLICK_EXPORT_COLUMNS, CONVERSION_EXPORT_COLUMNS } from "@shared/exports";
+import { WEBHOOK_MESSAGE_SCHEMAS } from "@shared/webhooks";
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
@@ -120,31 +121,24 @@ describe("API Documentation page", { timeout: 15_000 }, () => {
       expect(Object.keys(example)).toEqual(["type", "timestamp", "data"]);
       expect(example).toMatchObject({ type });
     }
-    expect(Object.keys(examples["conversion.created"]?.data ?? {})).toEqual([
-      "conversionId",
-      "type",
-      "direction",
-      "clickId",
-      "customerId",
-      "value",
-      "currency",
-      "eventId",
-      "partner",
-      "collateralId",
-      "occurredAt",
-    ]);
+    // Examples and fields in the order the schemas give (and the server sends).
+    for (const [type, schema] of Object.entries(WEBHOOK_MESSAGE_SCHEMAS)) {
+      expect(schema.parse(examples[type])).toEqual(examples[type]);
+      expect(Object.keys(examples[type]?.data ?? {})).toEqual(Object.keys(schema.shape.data.shape));
+      const card = screen.getAllByTestId("webhook-event").find((c) => c.getAttribute("data-event") === type);
+      const fields = within(card as HTMLElement)
+        .getAllByRole("row")
+        .slice(1)
+        .map((row) => row.querySelector("code")?.textContent);
+      expect(fields).toEqual(Object.keys(schema.shape.data.shape));
+    }
+    expect(screen.getAllByText("What the customer did.")).toHaveLength(1);
     expect(examples["conversion.created"]?.data).toMatchObject({
       direction: "received",
       value: 49.99,
       currency: "USD",
       partner: { id: expect.any(String), name: expect.any(String) },
     });
-    expect(Object.keys(examples["relationship.created"]?.data ?? {})).toEqual([
-      "relationshipId",
-      "partner",
-      "type",
-      "occurredAt",
-    ]);
     expect(examples["relationship.created"]?.data).toMatchObject({
       type: "complement",
       partner: { id: expect.any(String), name: expect.any(String), website: expect.any(String) },
