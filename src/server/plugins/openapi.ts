@@ -1,6 +1,7 @@
 import swagger from "@fastify/swagger";
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
+import { WEBHOOKS_TAG, webhooksDocument } from "./openapi-webhooks";
 
 /** The public API, documented from the routes' own zod schemas so the docs cannot drift. */
 const PUBLIC_API = new Set([
@@ -21,7 +22,11 @@ const PUBLIC_PATHS = new Set([...PUBLIC_API].map((url) => url.replace(/:(\w+)/g,
 
 export const API_TAGS = { ads: "Ads API", conversions: "Conversion Tracking" } as const;
 
-type OpenApiDocument = { paths?: Record<string, unknown> };
+type OpenApiDocument = {
+  paths?: Record<string, unknown>;
+  webhooks?: Record<string, unknown>;
+  components?: { schemas?: Record<string, unknown> } & Record<string, unknown>;
+};
 
 /**
  * `app.swagger()` documents every route, dashboard ones included, so tests (the fuzz of every
@@ -49,6 +54,10 @@ export async function registerOpenApi(app: FastifyInstance) {
       tags: [
         { name: API_TAGS.ads, description: "Partner ads, ready to paste into an e-mail." },
         { name: API_TAGS.conversions, description: "Clicks on tracked links, and the leads they turn into." },
+        {
+          name: WEBHOOKS_TAG,
+          description: "What Buddy POSTs to your endpoints when something happens to your company.",
+        },
       ],
     },
     transform: jsonSchemaTransform,
@@ -59,7 +68,13 @@ export async function registerOpenApi(app: FastifyInstance) {
     if (!published) {
       const document = app.swagger() as OpenApiDocument;
       const paths = Object.entries(document.paths ?? {}).filter(([path]) => PUBLIC_PATHS.has(path));
-      published = { ...document, paths: Object.fromEntries(paths) };
+      const { webhooks, schemas } = webhooksDocument();
+      published = {
+        ...document,
+        paths: Object.fromEntries(paths),
+        webhooks,
+        components: { ...document.components, schemas: { ...document.components?.schemas, ...schemas } },
+      };
     }
     return published;
   });

@@ -1,0 +1,2 @@
+export { astToString, default } from "openapi-typescript";
+export { default as typescript } from "typescript";
