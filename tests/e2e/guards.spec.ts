@@ -35,7 +35,7 @@ test("a token with no user is cleared and the user sent to /auth", async ({ page
   expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
 });
 
-test("a token whose user cannot be fetched is dropped, with one 'Failed to fetch user'", async ({
+test("a token whose user cannot be fetched is kept, told once, and the user fetched again on request", async ({
   page,
   request,
   consoleErrors,
@@ -45,14 +45,38 @@ test("a token whose user cannot be fetched is dropped, with one 'Failed to fetch
   let meCalls = 0;
   await page.route("**/api/me", (route) => {
     meCalls += 1;
-    return route.fulfill({ status: 502, body: "" });
+    return meCalls === 1 ? route.fulfill({ status: 502, body: "" }) : route.continue();
   });
   await storeToken(page, account.token);
   await page.goto("/setup");
-  await expect(page).toHaveURL(/\/auth$/);
-  await expect(page.getByText("Failed to fetch user")).toHaveCount(1);
-  expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+  const alert = page.getByRole("alert");
+  await expect(alert.getByText("Failed to fetch user")).toBeVisible();
+  // The alert's title and one notice.
+  await expect(page.getByText("Failed to fetch user")).toHaveCount(2);
+  await expect(page).toHaveURL(/\/setup$/);
+  expect(await page.evaluate(() => localStorage.getItem("token"))).toBe(account.token);
   expect(meCalls).toBe(1);
+
+  await alert.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByRole("heading", { name: "Tell us about your company" })).toBeVisible();
+  expect(meCalls).toBe(2);
+});
+
+test("a reload while the user is being fetched keeps the session", async ({ page, request }) => {
+  const account = await createVerifiedAccount(request, "me-reload");
+  let held = 0;
+  await page.route("**/api/me", async (route) => {
+    held += 1;
+    // The first fetch hangs until the reload cuts it.
+    if (held === 1) return new Promise<void>(() => {});
+    return route.continue();
+  });
+  await storeToken(page, account.token);
+  await page.goto("/setup", { waitUntil: "commit" });
+  await expect.poll(() => held).toBe(1);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Tell us about your company" })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("token"))).toBe(account.token);
 });
 
 test("a signed-in user who has not finished onboarding is sent to /setup and kept off /auth", async ({

@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { getToken, setToken } from "@/lib/session";
 import { fetchCalls, jsonResponse, stubFetch } from "@/testing/fetch-stub";
@@ -68,17 +69,36 @@ describe("route guards (SPEC §2)", () => {
     expect(await screen.findByText("Your session has expired.")).toBeInTheDocument();
   });
 
-  it("drops a token whose user cannot be resolved (SPEC §2), with 'Failed to fetch user'", async () => {
+  it("keeps the token when the user cannot be fetched (SPEC §4), tells 'Failed to fetch user' once and tries again on request", async () => {
     setToken("token");
-    const fetchMock = stubFetch({
-      "GET /api/me": new Response("", { status: 502, statusText: "Bad Gateway" }),
-    });
+    let answer = new Response("", { status: 502, statusText: "Bad Gateway" });
+    const fetchMock = stubFetch({ "GET /api/me": () => answer });
     const { router } = renderApp("/dashboard");
 
-    await expectPath(router, "/auth");
-    expect(getToken()).toBeNull();
+    const alert = await screen.findByRole("alert");
+    expect(within(alert).getByText("Failed to fetch user")).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/dashboard");
+    expect(getToken()).toBe("token");
     // Asked once and told once, StrictMode's re-run effects included.
-    expect(await screen.findAllByText("Failed to fetch user")).toHaveLength(1);
+    await waitFor(() => expect(document.querySelectorAll("[data-sonner-toast]")).toHaveLength(1));
+    expect(fetchCalls(fetchMock)).toEqual(["GET /api/me"]);
+
+    answer = jsonResponse(200, { user: makeUser() });
+    await userEvent.click(within(alert).getByRole("button", { name: "Try again" }));
+    expect(await screen.findByRole("heading", { name: "Overview" })).toBeInTheDocument();
+    expect(getToken()).toBe("token");
+  });
+
+  it("keeps the token and tells nothing when the page itself cuts the user's fetch (a reload)", async () => {
+    setToken("token");
+    const fetchMock = stubFetch({
+      "GET /api/me": () => Promise.reject(new DOMException("The operation was aborted.", "AbortError")),
+    });
+    renderApp("/dashboard");
+
+    expect(await screen.findByRole("alert")).toBeInTheDocument();
+    expect(getToken()).toBe("token");
+    expect(document.querySelectorAll("[data-sonner-toast]")).toHaveLength(0);
     expect(fetchCalls(fetchMock)).toEqual(["GET /api/me"]);
   });
 

@@ -1,5 +1,8 @@
+import { TriangleAlert } from "lucide-react";
 import { Navigate, Outlet } from "react-router";
+import { EmptyState } from "@/components/empty-state";
 import { PageLoader } from "@/components/layout/page-loader";
+import { Button } from "@/components/ui/button";
 import { paths } from "@/lib/paths";
 import { getToken, hasFinishedOnboarding, useCurrentUser } from "@/lib/session";
 
@@ -13,14 +16,15 @@ export function RedirectSignedIn() {
 }
 
 /**
- * SPEC §2 for every signed-in screen: no token → /auth (a token with no resolved user is cleared
- * where the user's fetch fails, lib/session.ts); then /setup and /dashboard each admit only their
- * side of onboarding.
+ * SPEC §2 for every signed-in screen: no token → /auth (a dead token is cleared where the server
+ * says so, lib/session.ts); a user that could not be fetched otherwise keeps the token and is asked
+ * for again; then /setup and /dashboard each admit only their side of onboarding.
  */
 function SessionGuard({ onboarded }: { onboarded: boolean }) {
-  const { token, user } = useCurrentUser();
+  const { token, user, failed, retry } = useCurrentUser();
 
   if (token === null) return <Navigate to={paths.auth} replace />;
+  if (failed) return <UserLoadError onRetry={() => void retry()} />;
   if (user === null) return <PageLoader />;
   if (hasFinishedOnboarding(user) !== onboarded) {
     return <Navigate to={onboarded ? paths.setup : paths.dashboard} replace />;
@@ -36,4 +40,21 @@ export function RequireOnboarded() {
 /** /setup: only for a signed-in user who has not finished onboarding (no organization yet). */
 export function RequireOnboardingPending() {
   return <SessionGuard onboarded={false} />;
+}
+
+/** The signed-in user could not be fetched (the server or the network failed): the session stays. */
+function UserLoadError({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div role="alert" className="flex min-h-svh items-center justify-center p-4">
+      <EmptyState
+        icon={TriangleAlert}
+        title="Failed to fetch user"
+        description="You are still signed in. Buddy could not be reached just now."
+      >
+        <Button variant="outline" onClick={onRetry}>
+          Try again
+        </Button>
+      </EmptyState>
+    </div>
+  );
 }

@@ -37,20 +37,27 @@ async function fetchCurrentUser(): Promise<MeResponse | null> {
     // A token stored while this one was asked about (a sign-in in another tab): ask about that one.
     const current = getToken();
     if (current !== null && current !== token) return fetchCurrentUser();
-    // SPEC §4/§8: every failure is caught as a null user; a dead token is already gone (api-client).
-    const fallback =
-      error instanceof ApiError && error.clearsToken ? "Authentication failed" : "Failed to fetch user";
-    toast.error(errorMessage(error, fallback));
-    // SPEC §2: a token with no resolved user is dropped here, as soon as that is known. Dropped
-    // later by a guard's effect, a re-run of that effect (StrictMode) found the query's options
-    // still enabled after the cache was cleared, and fetched (and failed, and told) a second time.
-    if (current !== null) clearSession();
-    return null;
+    // SPEC §4: only a clearToken answer removes the token, and api-client has removed it with
+    // its cache: a null user. Any other failure (a 5xx, the network, a fetch cut by a reload)
+    // keeps the token, and the query fails: the guard offers to try again.
+    if (error instanceof ApiError && error.clearsToken) {
+      toast.error(errorMessage(error, "Authentication failed"));
+      return null;
+    }
+    if (!isAbort(error)) toast.error(errorMessage(error, "Failed to fetch user"));
+    throw error;
   }
 }
 
+/** A fetch given up by the page itself (a reload or a navigation away): nothing to tell anyone. */
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === "AbortError";
+}
+
 function currentUserQuery() {
-  return { queryKey: CURRENT_USER_KEY, queryFn: fetchCurrentUser };
+  // A failed fetch is not asked again by every guard that mounts (StrictMode mounts twice), only
+  // by the visitor's "Try again".
+  return { queryKey: CURRENT_USER_KEY, queryFn: fetchCurrentUser, retryOnMount: false };
 }
 
 /**
@@ -80,7 +87,13 @@ export function useCurrentUser() {
   const { pathname } = useLocation();
   const enabled = token !== null && !isPublicPath(pathname);
   const query = useQuery({ ...currentUserQuery(), enabled });
-  return { token, user: query.data?.user ?? null };
+  return {
+    token,
+    user: query.data?.user ?? null,
+    /** The user could not be fetched, for another reason than a dead token: the token is kept. */
+    failed: enabled && query.isError && !query.isFetching,
+    retry: query.refetch,
+  };
 }
 
 /** Login and e-mail verification: keep the session, cache its user, go home (SPEC §4). */
