@@ -47,12 +47,8 @@ async function connect(url: string) {
   return { db: drizzle({ client, casing: "snake_case" }) as unknown as Db, close: () => client.end() };
 }
 
-/** A daily row's year, month and month part: the periods the triggers add it into (migration 0016). */
-const periodsOf = sql`(values
-  ('year', date_trunc('year', d.day)::date),
-  ('month', date_trunc('month', d.day)::date),
-  ('part', date_trunc('month', d.day)::date + least((extract(day from d.day)::int - 1) / 8, 3) * 8)
-) p (period, starts)`;
+/** A daily row's year, month and month part: the periods the triggers add it into (migration 0019). */
+const periodsOf = sql`buddy_period_starts(d.day) p`;
 
 /** The daily rows of clicks and leads, from both sides and by period: what the periods sum up. */
 const trafficByPeriod = sql`

@@ -1,6 +1,6 @@
 // History for the overview's reads: a million click events over the last 30 days and a few hundred
-// leads, written in SQL inside the database (through HTTP it would take far longer), with the daily
-// roll-up brought along as the click recorder and recordConversion would have left it.
+// leads, written in SQL inside the database (through HTTP it would take far longer); the events'
+// triggers roll them up by day and period as they do the click and conversion stores' (migration 0019).
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../src/server/db/client";
 import { collateral, relationships, shortLinks } from "../src/server/db/schema";
@@ -91,17 +91,8 @@ function insertClicks(pair: Pair, links: Awaited<ReturnType<typeof findLinks>>, 
         from (select g, random() as r from generate_series(${first}::int, ${last}::int) g) numbers
       ) hits
       returning occurred_at, source_org_id, target_org_id, verified
-    ), daily as (
-      select (occurred_at at time zone 'UTC')::date as day, source_org_id, target_org_id,
-        (count(*) filter (where verified))::int as clicks
-      from inserted group by 1, 2, 3
-    ), rolled_up as (
-      insert into pair_daily_stats (day, source_org_id, target_org_id, clicks, leads)
-      select day, source_org_id, target_org_id, clicks, 0 from daily where clicks > 0
-      on conflict (day, source_org_id, target_org_id)
-        do update set clicks = pair_daily_stats.clicks + excluded.clicks
     )
-    select coalesce(sum(clicks) filter (where source_org_id = ${sharerId}), 0)::int as sent from daily`;
+    select (count(*) filter (where verified and source_org_id = ${sharerId}))::int as sent from inserted`;
 }
 
 /**
@@ -117,27 +108,14 @@ const insertConversions = sql`
     from generate_series(1, ${SEEDED_CLICKS}::int, 1999) g
     join click_events c on c.id = ${ID_PREFIX} || md5(g::text) and c.verified
     join (values ('signup'), ('purchase')) t(type) on t.type = 'signup' or g % 3 = 1
-    returning created_at, source_org_id, target_org_id, value_minor, currency
-  ), rolled_up as (
-    insert into pair_daily_stats (day, source_org_id, target_org_id, clicks, leads)
-    select (created_at at time zone 'UTC')::date, source_org_id, target_org_id, 0, count(*)::int
-    from inserted group by 1, 2, 3
-    on conflict (day, source_org_id, target_org_id)
-      do update set leads = pair_daily_stats.leads + excluded.leads
-  ), earned as (
-    insert into pair_daily_revenue (day, source_org_id, target_org_id, currency, value_minor, conversions)
-    select (created_at at time zone 'UTC')::date, source_org_id, target_org_id, currency, sum(value_minor), count(*)::int
-    from inserted where value_minor is not null group by 1, 2, 3, 4
-    on conflict (day, source_org_id, target_org_id, currency)
-      do update set value_minor = pair_daily_revenue.value_minor + excluded.value_minor,
-        conversions = pair_daily_revenue.conversions + excluded.conversions
+    returning 1
   )
   select count(*)::int as leads from inserted`;
 
 /**
  * Purchases both ways over the last year in three currencies, as renewals (event ids, no lead) of
- * seeded clicks, with their revenue rolled up per pair, day and currency as the conversion store
- * does. Answers the US cents the sharer's links earned in the chunk.
+ * seeded clicks, their revenue rolled up per pair, day and currency by the conversions' trigger.
+ * Answers the US cents the sharer's links earned in the chunk.
  */
 const insertRevenue = (pair: Pair, first: number, last: number) => sql`
   with inserted as (
@@ -149,14 +127,7 @@ const insertRevenue = (pair: Pair, first: number, last: number) => sql`
       case when g % 2 = 0 then ${pair.partnerId} else ${pair.sharerId} end,
       now() - make_interval(days => g % 365, secs => g % 86400)
     from generate_series(${first}::int, ${last}::int) g
-    returning value_minor, currency, source_org_id, target_org_id, created_at
-  ), earned as (
-    insert into pair_daily_revenue (day, source_org_id, target_org_id, currency, value_minor, conversions)
-    select (created_at at time zone 'UTC')::date, source_org_id, target_org_id, currency, sum(value_minor), count(*)::int
-    from inserted group by 1, 2, 3, 4
-    on conflict (day, source_org_id, target_org_id, currency)
-      do update set value_minor = pair_daily_revenue.value_minor + excluded.value_minor,
-        conversions = pair_daily_revenue.conversions + excluded.conversions
+    returning value_minor, currency, source_org_id
   )
   select coalesce(sum(value_minor) filter (where source_org_id = ${pair.sharerId} and currency = 'USD'), 0)::text
     as cents from inserted`;

@@ -1,10 +1,13 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../testing/database";
+import { periodsAgainstDays } from "../testing/rollups";
 import type { Database } from "./client";
-import { rowsOf } from "./client";
 
-/** Migration 0016: the periods' roll-up rows are the sums of their days, whatever writes the days. */
+/**
+ * Migrations 0016 and 0019: the periods' roll-up rows are the sums of their days, whatever writes the
+ * days.
+ */
 let database: Database;
 
 beforeAll(async () => {
@@ -14,61 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await database.close();
 });
-
-async function rows<T>(query: ReturnType<typeof sql>) {
-  return rowsOf<T>(await database.db.execute(query));
-}
-
-/** Each daily row's year, month and month part, as `starts` of the periods it adds into. */
-const periodsOfDay = (day: string) =>
-  sql.raw(`(values
-  ('year', date_trunc('year', ${day})::date),
-  ('month', date_trunc('month', ${day})::date),
-  ('part', date_trunc('month', ${day})::date + least((extract(day from ${day})::int - 1) / 8, 3) * 8)
-) p (period, starts)`);
-
-/** The periods as the daily rows sum up, both ways, beside the periods' own rows: they must be equal. */
-async function periodsAgainstDays() {
-  const summed = await rows<Record<string, string>>(sql`
-    select organization_id, partner_id, period, starts::text as starts, sum(sent)::text as clicks_sent,
-      sum(received)::text as clicks_received, sum(leads_sent)::text as leads_sent,
-      sum(leads_received)::text as leads_received
-    from (
-      select d.source_org_id, d.target_org_id, p.period, p.starts, d.clicks, 0, d.leads, 0
-      from pair_daily_stats d, lateral ${periodsOfDay("d.day")}
-      union all
-      select d.target_org_id, d.source_org_id, p.period, p.starts, 0, d.clicks, 0, d.leads
-      from pair_daily_stats d, lateral ${periodsOfDay("d.day")}
-    ) sides (organization_id, partner_id, period, starts, sent, received, leads_sent, leads_received)
-    group by 1, 2, 3, 4 order by 1, 2, 3, 4`);
-  const kept = await rows<Record<string, string>>(sql`
-    select organization_id, partner_id, period, starts::text as starts, clicks_sent::text as clicks_sent,
-      clicks_received::text as clicks_received, leads_sent::text as leads_sent,
-      leads_received::text as leads_received
-    from partner_period_stats
-    where clicks_sent <> 0 or clicks_received <> 0 or leads_sent <> 0 or leads_received <> 0
-    order by 1, 2, 3, 4`);
-  const summedRevenue = await rows<Record<string, string>>(sql`
-    select organization_id, partner_id, period, starts::text as starts, currency, sum(sent)::text as value_sent,
-      sum(received)::text as value_received, sum(conversions_sent)::text as conversions_sent,
-      sum(conversions_received)::text as conversions_received
-    from (
-      select d.source_org_id, d.target_org_id, p.period, p.starts, d.currency, d.value_minor, 0, d.conversions, 0
-      from pair_daily_revenue d, lateral ${periodsOfDay("d.day")}
-      union all
-      select d.target_org_id, d.source_org_id, p.period, p.starts, d.currency, 0, d.value_minor, 0, d.conversions
-      from pair_daily_revenue d, lateral ${periodsOfDay("d.day")}
-    ) sides (organization_id, partner_id, period, starts, currency, sent, received, conversions_sent,
-      conversions_received)
-    group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5`);
-  const keptRevenue = await rows<Record<string, string>>(sql`
-    select organization_id, partner_id, period, starts::text as starts, currency, value_sent::text as value_sent,
-      value_received::text as value_received, conversions_sent::text as conversions_sent,
-      conversions_received::text as conversions_received
-    from partner_period_revenue where conversions_sent <> 0 or conversions_received <> 0
-    order by 1, 2, 3, 4, 5`);
-  return { summed, kept, summedRevenue, keptRevenue };
-}
 
 describe("the period roll-ups", () => {
   it("follow every insert, upsert, update and delete of the daily ones", async () => {
@@ -104,7 +52,7 @@ describe("the period roll-ups", () => {
         conversions = pair_daily_revenue.conversions + excluded.conversions`);
     await db.execute(sql`update pair_daily_revenue set currency = 'JPY' where currency = 'EUR'`);
 
-    const { summed, kept, summedRevenue, keptRevenue } = await periodsAgainstDays();
+    const { summed, kept, summedRevenue, keptRevenue } = await periodsAgainstDays(database.db);
     expect(kept).toEqual(summed);
     expect(keptRevenue).toEqual(summedRevenue);
     const months = kept
@@ -143,7 +91,7 @@ describe("the period roll-ups", () => {
     await database.db.execute(sql`
       insert into pair_daily_stats (day, source_org_id, target_org_id, clicks, leads)
       values ('2026-04-02', 'self', 'self', 2, 1)`);
-    const { summed, kept } = await periodsAgainstDays();
+    const { summed, kept } = await periodsAgainstDays(database.db);
     expect(kept).toEqual(summed);
     expect(kept.find((row) => row.organization_id === "self" && row.period === "year")).toMatchObject({
       clicks_sent: "2",

@@ -1,13 +1,7 @@
 import { DAY_MS, isoDay } from "@shared/days";
 import { describe, expect, it } from "vitest";
-import { type Span, windowParts } from "./period-window";
+import { periodStarts, type Span, windowParts } from "./period-window";
 
-/** The periods a day is added into, as the daily tables' triggers do (migration 0016). */
-function periodsOf(at: string) {
-  const [year, month, date] = at.split("-") as [string, string, string];
-  const part = String(1 + Math.min(Math.floor((Number(date) - 1) / 8), 3) * 8).padStart(2, "0");
-  return { year: `${year}-01-01`, month: `${year}-${month}-01`, part: `${year}-${month}-${part}` };
-}
 const count = (span: Span, unit: "day" | "part" | "month", starts: Iterable<string>) =>
   unit === "day"
     ? (Date.parse(span.to) - Date.parse(span.from)) / DAY_MS
@@ -15,7 +9,8 @@ const count = (span: Span, unit: "day" | "part" | "month", starts: Iterable<stri
 
 describe("a window as periods and days", () => {
   it("sums the window's days for every first day of four years, from at most 4 days, 2 parts and 6 months", () => {
-    // A different number of clicks each day from 2024 to 2027, rolled up as the triggers do; each
+    // A different number of clicks each day from 2024 to 2027, rolled up as the triggers do (by
+    // periodStarts, which period-starts.api.test.ts holds equal to the database's); each
     // window's sum read as the ledger reads it must be the sum of its days.
     const start = Date.UTC(2024, 0, 1);
     const end = Date.UTC(2028, 0, 1);
@@ -29,7 +24,7 @@ describe("a window as periods and days", () => {
       const clicks = (n * 7919) % 101;
       const day = isoDay(at);
       daily.set(day, clicks);
-      for (const [period, starts] of Object.entries(periodsOf(day)) as [keyof typeof rollups, string][])
+      for (const [period, starts] of Object.entries(periodStarts(day)) as [keyof typeof rollups, string][])
         rollups[period].set(starts, (rollups[period].get(starts) ?? 0) + clicks);
     }
     const inSpan = (rows: Map<string, number>, span: Span) =>

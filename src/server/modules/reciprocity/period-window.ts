@@ -42,6 +42,21 @@ function level(cursor: number, start: number, end: number, before: number, after
 
 const empty = (at: number): Span => ({ from: isoDay(at), to: isoDay(at), sign: 1 });
 
+/**
+ * The periods a day (YYYY-MM-DD, UTC) is added into, by their first days: what the database's
+ * `buddy_period_starts` answers (migration 0019), checked against it for every day of two years
+ * (period-starts.api.test.ts).
+ */
+export function periodStarts(day: string): { year: string; month: string; part: string } {
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  const at = new Date(ms);
+  return {
+    year: isoDay(Date.UTC(at.getUTCFullYear(), 0, 1)),
+    month: isoDay(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)),
+    part: isoDay(partOf(ms).starts),
+  };
+}
+
 /** `first`: the window's first day, YYYY-MM-DD (UTC). */
 export function windowParts(first: string): WindowParts {
   const firstMs = Date.parse(`${first}T00:00:00Z`);

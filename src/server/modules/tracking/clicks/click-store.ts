@@ -29,9 +29,10 @@ export const CLICK_COLUMNS = Object.values(getTableColumns(clickEvents)).map((co
 const columns = sql.raw(CLICK_COLUMNS.map((name) => `"${name}"`).join(", "));
 
 /**
- * Stores clicks in one statement, so in one transaction: the events, and the day's verified
- * counts per partner pair for the events that were new. A click id already stored is skipped and
- * not counted again, so storing is idempotent.
+ * Stores clicks in one statement, so in one transaction: the events, and, by the table's trigger at
+ * the statement's end (migration 0019), the day's verified counts per partner pair for the events
+ * that were new. A click id already stored is skipped and not counted again, so storing is
+ * idempotent.
  */
 export async function storeClicks(db: DbOrTx, clicks: readonly StoredClick[]): Promise<number> {
   if (clicks.length === 0) return 0;
@@ -42,18 +43,7 @@ export async function storeClicks(db: DbOrTx, clicks: readonly StoredClick[]): P
       insert into ${clickEvents} (${columns})
       select ${columns} from json_populate_recordset(null::${clickEvents}, ${json}::json)
       on conflict (id) do nothing
-      returning source_org_id, target_org_id, occurred_at, verified
-    ), counted as (
-      insert into pair_daily_stats (day, source_org_id, target_org_id, clicks)
-      select (occurred_at at time zone 'UTC')::date, source_org_id, target_org_id, count(*)::int
-      from inserted where verified
-      group by 1, 2, 3
-      -- Roll-up rows are locked in one order by every instance's batch: never a deadlock. By the
-      -- pair's two organizations whichever the direction, then day: the order in which the daily
-      -- table's trigger locks both sides' months at the statement's end (migration 0016).
-      order by least(source_org_id, target_org_id), greatest(source_org_id, target_org_id), 1, 2
-      on conflict (day, source_org_id, target_org_id)
-      do update set clicks = pair_daily_stats.clicks + excluded.clicks
+      returning 1
     )
     select count(*)::int as stored from inserted`);
   return Number(rowsOf<{ stored: number }>(result)[0]?.stored ?? 0);
