@@ -32,6 +32,8 @@ function page(title: string, head: string, body: string): string {
  * - `/` has a title, og:site_name and a meta description (onboarding autofill);
  * - `/landing?org=ID` is a landing page with Buddy's click script for organization ID;
  * - `/thanks?org=ID` is its sign-up confirmation page with the conversion script (`data-type="signup"`);
+ * - `/pricing?org=ID` has the click script, a Stripe Payment Link, a pricing table, and a buy button
+ *   its own script adds a moment later (Stripe's scripts are not loaded: only the markup matters);
  * - `/ad.png` is an image.
  * The scripts load from Buddy's origin (E2E_BASE_URL, known once global setup has started it).
  */
@@ -67,6 +69,21 @@ export async function startFixtureSite(): Promise<Server> {
               `<script src="${buddy}/api/tracking/conversion.js" data-org="${org}" data-type="signup" async></script>`,
               "<h1>Thanks for signing up</h1>",
             ),
+      );
+    } else if (url.pathname === "/pricing" && ORG_ID.test(org)) {
+      html(
+        page(
+          "Fixture pricing",
+          `<script src="${buddy}/api/tracking/click.js" data-org="${org}" async></script>`,
+          `<h1>Pricing</h1>
+          <a href="https://buy.stripe.com/test_fixture">Buy now</a>
+          <stripe-pricing-table pricing-table-id="prctbl_fixture" publishable-key="pk_test_fixture"></stripe-pricing-table>
+          <script>setTimeout(function () {
+            var button = document.createElement("stripe-buy-button");
+            button.setAttribute("buy-button-id", "buy_btn_fixture");
+            document.body.appendChild(button);
+          }, 300);</script>`,
+        ),
       );
     } else {
       html(home);

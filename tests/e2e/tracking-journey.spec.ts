@@ -96,6 +96,19 @@ test("a copied ad's short link leads to the partner's site, and the click and th
   expect(new URL(pixel.url()).searchParams.get("type")).toBe("signup");
   expect(new URL(pixel.url()).searchParams.get("org")).toBe(b.organizationId);
 
+  // Stripe without code: on B's pricing page the click script hands the click id to Stripe's
+  // Payment Link, pricing table and a buy button added later, so Checkout carries it.
+  await reader.goto(fixtureUrl(`/pricing?org=${b.organizationId}`, b.domain));
+  await expect(reader.getByRole("link", { name: "Buy now" })).toHaveAttribute(
+    "href",
+    `https://buy.stripe.com/test_fixture?client_reference_id=${clickId}`,
+  );
+  await expect(reader.locator("stripe-pricing-table")).toHaveAttribute(
+    "client-reference-id",
+    clickId as string,
+  );
+  await expect(reader.locator("stripe-buy-button")).toHaveAttribute("client-reference-id", clickId as string);
+
   // Both sides see it: A sent a click and a lead, B received them.
   await expect.poll(async () => (await metricsOf(request, a.token, "clicks")).sent).toBe(1);
   await expect.poll(async () => (await metricsOf(request, b.token, "clicks")).received).toBe(1);

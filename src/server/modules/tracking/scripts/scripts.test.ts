@@ -115,6 +115,60 @@ describe("install scripts", () => {
     expect(quietWarnings).toEqual([]);
   });
 
+  describe("click.js and Stripe's links, tables and buttons", () => {
+    const CLICK = "Abc_def-123456";
+    function stripePage(url: string, body: string) {
+      const dom = new JSDOM(`<!doctype html><html><body>${body}</body></html>`, {
+        url,
+        runScripts: "outside-only",
+      });
+      dom.window.eval(CLICK_SCRIPT);
+      return dom.window.document;
+    }
+    const refOf = (link: Element | null) =>
+      new URL((link as HTMLAnchorElement).href).searchParams.get("client_reference_id");
+
+    it("puts the kept click id on every Payment Link, pricing table and buy button on the page", () => {
+      const doc = stripePage(
+        `https://shop.example/pricing?bclickid=${CLICK}`,
+        `<a id="plain" href="https://buy.stripe.com/test_abc">Buy</a>
+        <a id="query" href="https://buy.stripe.com/test_def?prefilled_email=a%40b.example">Buy</a>
+        <a id="other" href="https://shop.example/buy">Elsewhere</a>
+        <stripe-pricing-table pricing-table-id="prctbl_1" publishable-key="pk_test_1"></stripe-pricing-table>
+        <stripe-buy-button buy-button-id="buy_btn_1" publishable-key="pk_test_1"></stripe-buy-button>`,
+      );
+      expect(refOf(doc.getElementById("plain"))).toBe(CLICK);
+      const query = new URL((doc.getElementById("query") as HTMLAnchorElement).href);
+      expect(query.searchParams.get("client_reference_id")).toBe(CLICK);
+      expect(query.searchParams.get("prefilled_email")).toBe("a@b.example");
+      expect(doc.getElementById("other")?.getAttribute("href")).toBe("https://shop.example/buy");
+      for (const tag of ["stripe-pricing-table", "stripe-buy-button"])
+        expect(doc.querySelector(tag)?.getAttribute("client-reference-id")).toBe(CLICK);
+    });
+
+    it("tags what is added later, leaves the site's own reference alone, and does nothing without a click id", async () => {
+      const doc = stripePage(
+        `https://shop.example/pricing?bclickid=${CLICK}`,
+        `<a id="site" href="https://buy.stripe.com/test_abc?client_reference_id=user_42">Buy</a>`,
+      );
+      expect(refOf(doc.getElementById("site"))).toBe("user_42");
+      const link = doc.createElement("a");
+      link.href = "https://buy.stripe.com/test_late";
+      const table = doc.createElement("stripe-pricing-table");
+      doc.body.append(link, table);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(refOf(link)).toBe(CLICK);
+      expect(table.getAttribute("client-reference-id")).toBe(CLICK);
+
+      const untracked = stripePage(
+        "https://other.example/pricing",
+        `<a id="plain" href="https://buy.stripe.com/test_abc">Buy</a><stripe-buy-button></stripe-buy-button>`,
+      );
+      expect(untracked.getElementById("plain")?.getAttribute("href")).toBe("https://buy.stripe.com/test_abc");
+      expect(untracked.querySelector("stripe-buy-button")?.hasAttribute("client-reference-id")).toBe(false);
+    });
+  });
+
   it("the conversion script does nothing without a stored click id", () => {
     const { dom, requested } = page("https://shop.example/thanks");
     withCurrentScript(dom, {

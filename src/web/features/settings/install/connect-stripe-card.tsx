@@ -13,10 +13,7 @@ import { FormMessage } from "@/components/ui/form-message";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useConnectStripe, useDisconnectStripe, useStripeConnection } from "@/features/settings/install/api";
 import { CopyScriptButton } from "@/features/settings/install/copy-script-button";
-import {
-  STRIPE_CHECKOUT_EXAMPLE,
-  STRIPE_PAYMENT_LINK_EXAMPLE,
-} from "@/features/settings/install/stripe-snippets";
+import { STRIPE_CHECKOUT_EXAMPLE } from "@/features/settings/install/stripe-snippets";
 import { errorMessage } from "@/lib/api-client";
 
 /** The signing secret, pasted by an admin: kept sealed on the server and never shown again. */
@@ -148,8 +145,10 @@ export function ConnectStripeCard({ canEdit }: { canEdit: boolean }) {
                 follow for a year.
               </p>
               <CodeBlock aria-label="Stripe Checkout example">{STRIPE_CHECKOUT_EXAMPLE}</CodeBlock>
-              <p className="text-muted-foreground text-sm">With a Payment Link, add it to the link's URL:</p>
-              <CodeBlock aria-label="Stripe Payment Link example">{STRIPE_PAYMENT_LINK_EXAMPLE}</CodeBlock>
+              <p className="text-muted-foreground text-sm" data-testid="stripe-no-code">
+                Payment Links, pricing tables and buy buttons need no code: on a page with the click tracking
+                script, each carries the click id by itself.
+              </p>
             </div>
           </>
         )}

@@ -110,6 +110,9 @@ describe("Settings → Install", () => {
     expect(stripe.getByLabelText("Stripe Checkout example")).toHaveTextContent(
       "client_reference_id: clickId",
     );
+    expect(stripe.getByTestId("stripe-no-code")).toHaveTextContent(
+      "Payment Links, pricing tables and buy buttons need no code",
+    );
   });
 
   it("lets an admin paste the signing secret, refusing anything that is not one, and never shows it again", async () => {

@@ -13,11 +13,3 @@ export const STRIPE_CHECKOUT_EXAMPLE = [
   "  client_reference_id: clickId || undefined,",
   "});",
 ].join("\n");
-
-/** A Payment Link needs no code on the server: the click id goes in its URL. */
-export const STRIPE_PAYMENT_LINK_EXAMPLE = [
-  "const clickId = window.buddy && window.buddy.clickId();",
-  'const url = new URL("https://buy.stripe.com/YOUR_LINK");',
-  'if (clickId) url.searchParams.set("client_reference_id", clickId);',
-  "window.location.href = url.toString();",
-].join("\n");
