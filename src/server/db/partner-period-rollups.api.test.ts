@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../testing/database";
 import { periodsAgainstDays } from "../testing/rollups";
-import type { Database } from "./client";
+import { type Database, rowsOf } from "./client";
 
 /**
  * Migrations 0016 and 0019: the periods' roll-up rows are the sums of their days, whatever writes the
@@ -97,5 +97,32 @@ describe("the period roll-ups", () => {
       clicks_sent: "2",
       clicks_received: "2",
     });
+  });
+
+  it("take a writer's days in any order through the add functions, a refund taking revenue away", async () => {
+    const { db } = database;
+    await db.execute(sql`
+      select pair_daily_stats_add(array[
+        row('2026-06-02', 'x', 'y', 3, 0), row('2026-05-31', 'y', 'x', 1, 1), row('2026-06-02', 'x', 'y', 2, 0)
+      ]::pair_daily_stats[])`);
+    await db.execute(sql`
+      select pair_daily_revenue_add(array[row('2026-06-02', 'x', 'y', 'USD', 500, 1)]::pair_daily_revenue[])`);
+    await db.execute(sql`
+      select pair_daily_revenue_add(array[row('2026-06-02', 'x', 'y', 'USD', -200, 0)]::pair_daily_revenue[])`);
+    const days = await db.execute(sql`
+      select d.day::text as day, d.clicks, d.leads, r.value_minor::text as value, r.conversions
+      from pair_daily_stats d
+      left join pair_daily_revenue r using (day, source_org_id, target_org_id)
+      where d.source_org_id in ('x', 'y') order by 1`);
+    expect(rowsOf(days)).toEqual([
+      { day: "2026-05-31", clicks: 1, leads: 1, value: null, conversions: null },
+      { day: "2026-06-02", clicks: 5, leads: 0, value: "300", conversions: 1 },
+    ]);
+    const { summed, kept, summedRevenue, keptRevenue } = await periodsAgainstDays(db);
+    expect(kept).toEqual(summed);
+    expect(keptRevenue).toEqual(summedRevenue);
+    expect(
+      kept.find((row) => row.organization_id === "y" && row.period === "year" && row.partner_id === "x"),
+    ).toMatchObject({ clicks_sent: "1", clicks_received: "5", leads_sent: "1" });
   });
 });
