@@ -114,6 +114,11 @@ function failingStreaks(attempts: readonly Attempt[]) {
 
 type Message = { type: WebhookMessageType; built: BuiltMessage };
 
+/** The event a job's message is of, whichever shape the job has. */
+function typeOf(payload: WebhookJobPayload): WebhookMessageType {
+  return "message" in payload ? payload.message.type : payload.type;
+}
+
 /**
  * The messages of a batch of claimed jobs, by job id: built from the rows their ids name by their
  * event's producer (one query per event type), with the job's `created_at` as their `timestamp`;
@@ -274,14 +279,7 @@ export function webhookJobHandler(deps: {
     return secrets.filter((secret): secret is string => secret !== null);
   }
 
-  async function deliver(
-    job: ClaimedJob,
-    message: Message,
-    endpoint: Endpoint | undefined,
-  ): Promise<JobOutcome> {
-    if (!endpoint) return { status: "skipped", reason: "endpoint deleted" };
-    if (!endpoint.enabled && message.type !== WEBHOOK_TEST_EVENT)
-      return { status: "skipped", reason: "endpoint disabled" };
+  async function deliver(job: ClaimedJob, message: Message, endpoint: Endpoint): Promise<JobOutcome> {
     if ("skipped" in message.built) return { status: "skipped", reason: message.built.skipped };
     if ("failed" in message.built) return { status: "failed", error: message.built.failed };
     const now = options.now();
@@ -368,22 +366,30 @@ export function webhookJobHandler(deps: {
               .from(webhookEndpoints)
               .where(inArray(webhookEndpoints.id, ids));
       const endpoints = new Map(rows.map((row) => [row.id, row]));
-      // Only the messages of endpoints still there are built.
+      /** Why a job is not sent, before its message is built: its endpoint deleted, or disabled. */
+      const skip = (payload: WebhookJobPayload): string | null => {
+        const endpoint = endpoints.get(payload.endpointId);
+        if (!endpoint) return "endpoint deleted";
+        // A test event goes even to a disabled endpoint: an admin checking it before enabling it again.
+        return endpoint.enabled || typeOf(payload) === WEBHOOK_TEST_EVENT ? null : "endpoint disabled";
+      };
       const messages = await buildMessages(
         db,
-        valid.filter(({ payload }) => endpoints.has(payload.endpointId)),
+        valid.filter(({ payload }) => skip(payload) === null),
       );
-      return parsed.map(({ job, payload }) => {
+      return parsed.map(({ job, payload }): Promise<JobOutcome> => {
         if (!payload.success) {
-          return Promise.resolve<JobOutcome>({
+          return Promise.resolve({
             status: "failed",
             error: `not a webhook job: ${z.prettifyError(payload.error)}`,
           });
         }
+        const reason = skip(payload.data);
         const endpoint = endpoints.get(payload.data.endpointId);
         const message = messages.get(job.id);
-        if (!endpoint || !message)
-          return Promise.resolve<JobOutcome>({ status: "skipped", reason: "endpoint deleted" });
+        if (reason !== null || !endpoint)
+          return Promise.resolve({ status: "skipped", reason: reason ?? "endpoint deleted" });
+        if (!message) return Promise.resolve({ status: "skipped", reason: "its message was not built" });
         return deliver(job, message, endpoint);
       });
     },
