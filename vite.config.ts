@@ -131,7 +131,8 @@ export default defineConfig(({ mode }) => ({
           environment: "node",
           include: ["src/server/**/*.test.ts", "src/shared/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: ["src/server/testing/instances/**"],
-          globalSetup: ["src/server/testing/global-setup.ts"],
+          // The migrated database every test app copies (testing/database.ts), made once per run.
+          globalSetup: ["src/server/testing/global-setup.ts", "src/server/testing/database-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -74,9 +74,14 @@ export const POOL_TIMEOUTS = {
  * PGlite in DATA_DIR (or in memory when dataDir is null, for tests). None of the pool's bounds
  * apply: there is no network, and PGlite, running in this thread, accepts a statement_timeout but
  * has no timer to cancel with. The group commit's deadline still bounds what a click waits.
+ * `loadDataDir`, a dump of another instance's data directory, starts it as a copy of that one
+ * (tests: a migrated database, testing/database.ts).
  */
-export async function openPglite(dataDir: string | null): Promise<Database> {
-  const client = dataDir ? new PGlite(path.join(dataDir, "pglite")) : new PGlite();
+export async function openPglite(
+  dataDir: string | null,
+  options: { loadDataDir?: Blob } = {},
+): Promise<Database> {
+  const client = dataDir ? new PGlite(path.join(dataDir, "pglite"), options) : new PGlite(options);
   await client.waitReady;
   const db = drizzlePglite({ client, ...drizzleOptions }) as unknown as Db;
   return {

@@ -4,9 +4,9 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUnlistenedNotifications } from "../../db/change-notifications";
-import { type Database, openPglite, openPostgres, rowsOf } from "../../db/client";
+import { type Database, rowsOf } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
-import { createScratchDatabase, MIGRATIONS_FOLDER } from "../../testing/database";
+import { MIGRATIONS_FOLDER, openTestDatabase } from "../../testing/database";
 import { reviewLegacyEmailProofs } from "./legacy-proof-review";
 
 /**
@@ -15,20 +15,6 @@ import { reviewLegacyEmailProofs } from "./legacy-proof-review";
  * schema of today lacks columns they had), then every migration runs, then the start-up review
  * that applies the runtime's e-mail rule (legacy-proof-review.ts).
  */
-
-async function openEmptyDatabase(): Promise<Database> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) return openPglite(null);
-  const scratch = await createScratchDatabase(serverUrl, "buddy_test");
-  const database = await openPostgres(scratch.url);
-  return {
-    ...database,
-    async close() {
-      await database.close();
-      await scratch.drop();
-    },
-  };
-}
 
 /** The committed migrations up to (not including) `tag`, in a folder of their own. */
 function migrationsBefore(tag: string): { folder: string; remove(): void } {
@@ -104,7 +90,7 @@ async function insertLegacy(db: Database["db"], orgs: Legacy[], prefix: string, 
 
 /** Migrates a fresh database up to `tag`, lets `seed` write legacy rows, then migrates and reviews. */
 async function migrateFrom(tag: string, seed: (db: Database["db"]) => Promise<void>) {
-  const database = await openEmptyDatabase();
+  const database = await openTestDatabase({ migrated: false });
   const before = migrationsBefore(tag);
   try {
     await runMigrations(database, before.folder);
