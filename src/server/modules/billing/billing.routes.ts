@@ -3,12 +3,10 @@ import { errorBodySchema } from "@shared/http";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "../../errors";
 import { STRIPE_EVENT_BODY_LIMIT, stripeDelivery } from "../../lib/stripe-webhook";
 import { requireMember } from "../../plugins/auth";
 import { keepRawJsonBody } from "../../plugins/raw-json-body";
 import {
-  applySubscriptionEvent,
   type BillingDeps,
   getBilling,
   openPortal,
