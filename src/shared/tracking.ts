@@ -4,6 +4,37 @@ import { allowedJson, text } from "./text";
 
 /** SPEC §9 / CONTRACT §5. */
 export const CONVERSION_TYPES = ["signup", "trial", "purchase", "upgrade", "activation", "referral"] as const;
+
+/**
+ * CONTRACT §5: why a stored click did or did not count. `counted` is the only one that counts;
+ * `bot` (a bot's user agent, a HEAD request, a mail scanner's referrer), `repeat` (the same visitor
+ * on the same link within the hour), `burst` (another link of the same sender within a second),
+ * `source_cap` (past 3 a day from one network source for the pair), `own_click` (from where a
+ * member of the sender signed in), `blocked` (either side blocks the other) and `not_live` (a
+ * draft, or an ad of an unproven author) do not.
+ */
+export const CLICK_REASONS = [
+  "counted",
+  "bot",
+  "repeat",
+  "burst",
+  "source_cap",
+  "own_click",
+  "blocked",
+  "not_live",
+] as const;
+export type ClickReason = (typeof CLICK_REASONS)[number];
+
+/**
+ * How a conversion reached Buddy: the pixel (anyone holding the click id), the organization's own
+ * API key, or its Stripe. Only the last two prove who sent it (CONTRACT §10's weights).
+ */
+export const CONVERSION_CHANNELS = ["pixel", "key", "stripe"] as const;
+export type ConversionChannel = (typeof CONVERSION_CHANNELS)[number];
+
+/** CONTRACT §8: what takes revenue back (a refund, a dispute) or gives it back (a dispute won). */
+export const REFUND_KINDS = ["refund", "dispute", "dispute_won"] as const;
+export type RefundKind = (typeof REFUND_KINDS)[number];
 export const CLICK_ID_TTL_MS = 2_592_000_000;
 export const CLICK_ID_PARAM = "bclickid";
 

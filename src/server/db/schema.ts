@@ -19,7 +19,7 @@ import { DOMAIN_PROOF_METHODS } from "../../shared/domain-verification";
 import type { OnboardingInput } from "../../shared/onboarding";
 import { RELATIONSHIP_STATUSES, RELATIONSHIP_TYPES } from "../../shared/relationships";
 import { SECURITY_LOG_ACTIONS } from "../../shared/security-log";
-import { CONVERSION_TYPES } from "../../shared/tracking";
+import { CLICK_REASONS, CONVERSION_CHANNELS, CONVERSION_TYPES, REFUND_KINDS } from "../../shared/tracking";
 import { generateToken } from "../lib/tokens";
 
 const id = () =>
@@ -384,6 +384,12 @@ export const clickEvents = pgTable(
     botReason: text(),
     duplicate: boolean().notNull(),
     verified: boolean().notNull(),
+    /**
+     * CONTRACT §5: why it counted or did not; `counted` exactly when `verified`. The click store
+     * always names it; the default only dates clicks stored before reasons were kept (migration
+     * 0020 derived theirs from the flags).
+     */
+    reason: text({ enum: CLICK_REASONS }).notNull().default("counted"),
   },
   (t) => [index().on(t.sourceOrgId, t.occurredAt), index().on(t.targetOrgId, t.occurredAt)],
 );
@@ -423,11 +429,52 @@ export const conversions = pgTable(
     sourceOrgId: text().notNull(),
     targetOrgId: text().notNull(),
     createdAt: createdAt(),
+    /** How it was recorded; null for conversions recorded before channels were kept. */
+    channel: text({ enum: CONVERSION_CHANNELS }),
+    /** The Stripe payment intent it was recorded from, so its refunds and disputes find it. */
+    paymentIntentId: text(),
+    /** Minor units taken back so far by refunds and disputes (less those given back). */
+    refundedMinor: bigint({ mode: "number" }).notNull().default(0),
   },
   (t) => [
+    index("conversions_payment_intent")
+      .on(t.targetOrgId, t.paymentIntentId)
+      .where(sql`${t.paymentIntentId} is not null`),
     // One lead per click and type; a repeat without an event id is a duplicate of it.
     uniqueIndex("conversions_one_lead").on(t.clickId, t.type).where(sql`${t.isLead}`),
     uniqueIndex("conversions_event_id").on(t.targetOrgId, t.eventId).where(sql`${t.eventId} is not null`),
+    index().on(t.targetOrgId, t.createdAt),
+    index().on(t.sourceOrgId, t.createdAt),
+  ],
+);
+
+/**
+ * CONTRACT §8: revenue taken back from a conversion (a refund or a dispute, `valueMinor` > 0) or
+ * given back (a dispute won, < 0), in the conversion's currency, on the day it happened. A
+ * repeated `refundId` of one organization is the same refund.
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: id(),
+    /** The advertiser: the conversion's target, whose key or Stripe sent it. */
+    organizationId: text().notNull(),
+    conversionId: text()
+      .notNull()
+      .references(() => conversions.id, { onDelete: "cascade" }),
+    /** The organization's idempotency key, or the Stripe object (`re_…`, `du_…`) it came from. */
+    refundId: text().notNull(),
+    kind: text({ enum: REFUND_KINDS }).notNull(),
+    valueMinor: bigint({ mode: "number" }).notNull(),
+    currency: text().notNull(),
+    channel: text({ enum: CONVERSION_CHANNELS }).notNull(),
+    sourceOrgId: text().notNull(),
+    targetOrgId: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("refunds_refund_id").on(t.organizationId, t.refundId),
+    index().on(t.conversionId),
     index().on(t.targetOrgId, t.createdAt),
     index().on(t.sourceOrgId, t.createdAt),
   ],
