@@ -69,6 +69,7 @@ export const CONVERSION_EXPORT_COLUMNS = [
   "currency",
   "event_id",
   "collateral_id",
+  "refunded",
 ] as const;
 
 export const CLICK_EXPORT_COLUMNS = [

@@ -1,15 +1,16 @@
 import { z } from "zod";
 import { text } from "./text";
-import { CONVERSION_TYPES } from "./tracking";
+import { CONVERSION_TYPES, REFUND_KINDS } from "./tracking";
 
 /** CONTRACT §9: the events an endpoint may ask for. */
-export const WEBHOOK_EVENTS = ["conversion.created", "relationship.created"] as const;
+export const WEBHOOK_EVENTS = ["conversion.created", "conversion.refunded", "relationship.created"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** Sent on demand to any endpoint, whatever it asked for. */
 export const WEBHOOK_TEST_EVENT = "webhook.test";
 
 export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
   "conversion.created": "A conversion is recorded (sent or received)",
+  "conversion.refunded": "A conversion is refunded or disputed (sent or received)",
   "relationship.created": "Another company adds you as a Buddy",
 };
 
@@ -197,6 +198,67 @@ export const conversionCreatedMessageSchema = webhookMessage(
   },
 );
 
+const money = (description: string) => z.number().describe(description);
+
+export const conversionRefundedMessageSchema = webhookMessage(
+  "conversion.refunded",
+  {
+    refundId: z.string().describe("The refund's id, as the refunds call answered it (`id`)."),
+    conversionId: z.string().describe("The conversion it refunds, as the conversion call answered it."),
+    direction: z
+      .enum(WEBHOOK_DIRECTIONS)
+      .describe(
+        "`received`: a conversion a partner's link earned you. `sent`: one your link earned at a partner.",
+      ),
+    value: money(
+      "What this refund took back, in major units of `currency`; negative for a won dispute, which gives back what the dispute took.",
+    ),
+    currency: z.string().describe("ISO 4217 code of the conversion's value."),
+    reason: z
+      .enum(REFUND_KINDS)
+      .describe(
+        "`refund`, `dispute` (a chargeback opened) or `dispute_won` (the chargeback lost by the customer).",
+      ),
+    partner: z
+      .object({
+        id: z.string().describe("The company's id."),
+        name: z.string().describe("The company's name."),
+      })
+      .describe(
+        "`{id, name}` of the other company: the one whose link earned it (`received`) or the advertiser (`sent`).",
+      ),
+    occurredAt: occurredAt("When the refund was recorded (ISO 8601, UTC)."),
+    externalRefundId: z
+      .string()
+      .describe(
+        "The refundId the advertiser sent with its key, or the Stripe object it came from (`stripe:…`).",
+      ),
+    refundedTotal: money("What has been taken back from the conversion in all, this refund included."),
+    netValue: money("The conversion's value less `refundedTotal`: what it is worth now."),
+  },
+  {
+    when:
+      `${WEBHOOK_EVENT_LABELS["conversion.refunded"]}. It goes to the same two companies as the conversion. ` +
+      "Revenue figures are net of refunds, taken back on the day of the refund.",
+    example: {
+      timestamp: "2026-03-09T10:15:02.733Z",
+      data: {
+        refundId: "e1a7c3d5-9b2f-4e6a-8c1d-3f5b7a9c2e4d",
+        conversionId: "8c0f3a52-6b1e-4d7a-9f25-3e4b8a1c7d90",
+        direction: "received",
+        value: 20,
+        currency: "USD",
+        reason: "refund",
+        partner: { id: "3f6d2b1a-8e4c-4a9b-b7d5-0c1e2f3a4b5c", name: "Mailfast" },
+        occurredAt: "2026-03-09T10:15:02.720Z",
+        externalRefundId: "credit-note-1042",
+        refundedTotal: 20,
+        netValue: 29.99,
+      },
+    },
+  },
+);
+
 export const relationshipCreatedMessageSchema = webhookMessage(
   "relationship.created",
   {
@@ -254,6 +316,7 @@ export const webhookTestMessageSchema = webhookMessage(
 /** Every message Buddy sends, by type: the events an endpoint may ask for, then the test event. */
 export const WEBHOOK_MESSAGE_SCHEMAS = {
   "conversion.created": conversionCreatedMessageSchema,
+  "conversion.refunded": conversionRefundedMessageSchema,
   "relationship.created": relationshipCreatedMessageSchema,
   [WEBHOOK_TEST_EVENT]: webhookTestMessageSchema,
 } as const satisfies Record<WebhookEvent | typeof WEBHOOK_TEST_EVENT, z.ZodObject>;

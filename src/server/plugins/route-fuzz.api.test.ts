@@ -141,6 +141,8 @@ beforeAll(async () => {
       eventId: "evt_fuzz_call",
       metadata: { plan: "pro" },
     },
+    // An unknown conversion: whatever passes validation is a 404 and records nothing.
+    "POST /api/marketing/refunds": { conversionId: "fuzz-conversion", refundId: "fuzz-refund", value: 1 },
     "PUT /api/integrations/stripe": { webhookSecret: "whsec_fuzzSigningSecret0123456789" },
     // Unsigned: whatever the fuzz puts in it, the event is refused by its signature and records nothing.
     "POST /api/integrations/stripe/webhook/{organizationId}": {

@@ -48,7 +48,8 @@ function conversionPage(
   const { own, partner } = sides(direction);
   return sql`
     select c.id, ${ISO_AT(sql`c.created_at`)} as at, c.type, p.id as partner_id, p.name as partner_name,
-      c.click_id, c.customer_id, c.value_minor::text as value_minor, c.currency, c.event_id, e.collateral_id
+      c.click_id, c.customer_id, c.value_minor::text as value_minor, c.currency, c.event_id, e.collateral_id,
+      c.refunded_minor::text as refunded_minor
     from conversions c
     left join organizations p on p.id = c.${partner}
     left join click_events e on e.id = c.click_id
@@ -86,6 +87,8 @@ type ConversionRecord = {
   currency: string | null;
   event_id: string | null;
   collateral_id: string | null;
+  /** Taken back by refunds and disputes, less what won disputes gave back; "0" when nothing. */
+  refunded_minor: string;
 };
 type ClickRecord = {
   id: string;
@@ -102,6 +105,10 @@ function conversionCells(row: ConversionRecord, direction: Direction): (string |
     row.value_minor !== null && row.currency !== null
       ? formatMinorUnits(Number(row.value_minor), row.currency)
       : null;
+  const refunded =
+    row.currency !== null && Number(row.refunded_minor) !== 0
+      ? formatMinorUnits(Number(row.refunded_minor), row.currency)
+      : null;
   return [
     row.id,
     row.at,
@@ -115,6 +122,7 @@ function conversionCells(row: ConversionRecord, direction: Direction): (string |
     row.currency,
     row.event_id,
     row.collateral_id,
+    refunded,
   ];
 }
 

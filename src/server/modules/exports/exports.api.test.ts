@@ -83,14 +83,14 @@ describe("CSV exports", () => {
     expect(response.body.endsWith("\r\n")).toBe(true);
     const [header, ...rows] = lines(response.body);
     expect(header).toBe(
-      "id,occurred_at,direction,type,partner_id,partner_name,click_id,customer_id,value,currency,event_id,collateral_id",
+      "id,occurred_at,direction,type,partner_id,partner_name,click_id,customer_id,value,currency,event_id,collateral_id,refunded",
     );
     expect(rows).toHaveLength(3);
     const row = (name: string) => rows.find((line) => line.startsWith(`${conversionIds[name]},`)) ?? "";
     const partner = `${sharer.organizationId},exportsharer`;
     expect(row("signup")).toMatch(
       new RegExp(
-        `^${conversionIds.signup},\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z,received,signup,${partner},${clickIds[0]},,,,,${collateralId}$`,
+        `^${conversionIds.signup},\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z,received,signup,${partner},${clickIds[0]},,,,,${collateralId},$`,
       ),
     );
     // A quote doubled inside a quoted field; a formula prefixed with '; money with its currency's decimals.

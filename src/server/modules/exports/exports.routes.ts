@@ -35,7 +35,8 @@ const EXPORTS: Record<
       "Every conversion of your organization between `from` and `to` (UTC days, both included, at most " +
       `${EXPORT_MAX_DAYS} days), in both directions: \`sent\` when your link earned it at a partner, \`received\` ` +
       "when a partner's link earned it for you. Columns: " +
-      `${CONVERSION_EXPORT_COLUMNS.join(", ")}. \`value\` is in major units with the currency's decimals.`,
+      `${CONVERSION_EXPORT_COLUMNS.join(", ")}. \`value\` is in major units with the currency's decimals; ` +
+      "`refunded` is what refunds and disputes took back from it, in the same units (empty when nothing).",
   },
   clicks: {
     columns: CLICK_EXPORT_COLUMNS,

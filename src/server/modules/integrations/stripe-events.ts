@@ -4,6 +4,7 @@ import { CUSTOMER_ID_MAX_LENGTH, EVENT_ID_MAX_LENGTH } from "@shared/tracking";
 import { z } from "zod";
 import { problemOf, readSignedEvent } from "../../lib/stripe-webhook";
 import type { ConversionInput } from "../tracking/conversions/conversions.service";
+import type { RefundInput } from "../tracking/conversions/refunds.service";
 
 /** What a Stripe event means for revenue: a purchase to record. */
 export type StripeRevenue = Omit<ConversionInput, "organizationId" | "now"> & {
@@ -11,16 +12,30 @@ export type StripeRevenue = Omit<ConversionInput, "organizationId" | "now"> & {
   channel: "stripe";
 };
 
+/** What a Stripe event means for a recorded purchase: revenue taken back or given back. */
+export type StripeRefund = Omit<RefundInput, "organizationId" | "now"> & {
+  channel: "stripe";
+  target: { paymentIntentId: string };
+};
+
 /**
  * Why a validly signed event could not be read, a label of `buddy_stripe_events_unreadable_total`:
- * a body that is no JSON, JSON that is no event (no id or type), or a Checkout Session or invoice
- * whose fields are missing or of another type than Stripe documents.
+ * a body that is no JSON, JSON that is no event (no id or type), or a Checkout Session, invoice,
+ * charge or dispute whose fields are missing or of another type than Stripe documents.
  */
-export const UNREADABLE_REASONS = ["not_json", "not_an_event", "checkout_session", "invoice"] as const;
+export const UNREADABLE_REASONS = [
+  "not_json",
+  "not_an_event",
+  "checkout_session",
+  "invoice",
+  "charge",
+  "dispute",
+] as const;
 export type UnreadableReason = (typeof UNREADABLE_REASONS)[number];
 
 export type StripeEventReading =
   | { kind: "purchase"; eventId: string; revenue: StripeRevenue }
+  | { kind: "refund"; eventId: string; refund: StripeRefund }
   | { kind: "ignored"; eventId: string; type: string }
   | { kind: "unreadable"; reason: UnreadableReason; eventId?: string; type?: string; problem: string };
 
@@ -42,7 +57,39 @@ const customer = z
   .nullish()
   .transform((value) => (typeof value === "string" ? value : value?.id));
 
-/** Any event: Buddy reads the id and type of all, and the object of two types. */
+/**
+ * A payment intent, as its id or expanded. Read leniently: a purchase whose payment intent Buddy
+ * cannot read is still a purchase (its refunds are then not matched), never an unreadable event.
+ */
+const paymentIntentId = z
+  .union([stripeId("payment_intent", 255), z.looseObject({ id: stripeId("payment_intent", 255) })])
+  .nullish()
+  .transform((value) => (typeof value === "string" ? value : value?.id) ?? undefined)
+  .catch(undefined);
+/**
+ * An invoice's payment intent: `payment_intent` up to Stripe's API version 2025-03-31, then the
+ * invoice's `payments` list (`payments.data[].payment.payment_intent`), the first one paid.
+ */
+const invoicePayments = z
+  .looseObject({
+    data: z.array(
+      z.looseObject({
+        status: z.string().nullish(),
+        payment: z.looseObject({ payment_intent: paymentIntentId }).nullish(),
+      }),
+    ),
+  })
+  .nullish()
+  .transform(
+    (payments) =>
+      (
+        payments?.data.find((entry) => entry.status === "paid" && entry.payment?.payment_intent) ??
+        payments?.data.find((entry) => entry.payment?.payment_intent)
+      )?.payment?.payment_intent,
+  )
+  .catch(undefined);
+
+/** Any event: Buddy reads the id and type of all, and the object of a few types. */
 const eventSchema = z.looseObject({
   id: stripeId("id", EVENT_ID_MAX_LENGTH),
   type: text("type", { trim: false }).min(1).max(200),
@@ -57,6 +104,7 @@ const checkoutSessionCompleted = dataOf(
     amount_total: minorUnits.nullable(),
     currency: currency.nullable(),
     customer,
+    payment_intent: paymentIntentId,
   }),
 );
 
@@ -67,6 +115,28 @@ const invoicePaid = dataOf(
     amount_paid: minorUnits,
     currency,
     billing_reason: z.string().nullish(),
+    payment_intent: paymentIntentId,
+    payments: invoicePayments,
+  }),
+);
+
+/** A charge refunded: `amount_refunded` is the running total of its refunds. */
+const chargeRefunded = dataOf(
+  z.looseObject({
+    id: stripeId("id", 255),
+    amount_refunded: minorUnits,
+    currency,
+    payment_intent: paymentIntentId,
+  }),
+);
+
+const dispute = dataOf(
+  z.looseObject({
+    id: stripeId("id", 100),
+    amount: minorUnits,
+    currency,
+    payment_intent: paymentIntentId,
+    status: z.string().nullish(),
   }),
 );
 
@@ -111,6 +181,7 @@ export function readStripeEvent(json: unknown): StripeEventReading {
         currency: session.currency,
         eventId,
         metadata: { stripe: { event: eventId, checkoutSession: session.id } },
+        ...(session.payment_intent ? { paymentIntentId: session.payment_intent } : {}),
       },
     };
   }
@@ -133,6 +204,63 @@ export function readStripeEvent(json: unknown): StripeEventReading {
         currency: invoice.currency,
         eventId: invoice.id,
         metadata: { stripe: { event: eventId, invoice: invoice.id } },
+        ...((invoice.payment_intent ?? invoice.payments)
+          ? { paymentIntentId: invoice.payment_intent ?? invoice.payments }
+          : {}),
+      },
+    };
+  }
+
+  if (type === "charge.refunded") {
+    const parsed = chargeRefunded.safeParse(json);
+    if (!parsed.success)
+      return { kind: "unreadable", reason: "charge", eventId, type, problem: problemOf(parsed.error) };
+    const charge = parsed.data.data.object;
+    if (!charge.payment_intent) return { kind: "ignored", eventId, type };
+    return {
+      kind: "refund",
+      eventId,
+      refund: {
+        channel: "stripe",
+        target: { paymentIntentId: charge.payment_intent },
+        // Each event is its own refund; it records what its total adds to those recorded before.
+        refundId: `stripe:${eventId}`,
+        kind: "refund",
+        amount: { refundedUpTo: charge.amount_refunded, currency: charge.currency },
+      },
+    };
+  }
+
+  if (type === "charge.dispute.created" || type === "charge.dispute.closed") {
+    const parsed = dispute.safeParse(json);
+    if (!parsed.success)
+      return { kind: "unreadable", reason: "dispute", eventId, type, problem: problemOf(parsed.error) };
+    const object = parsed.data.data.object;
+    if (!object.payment_intent) return { kind: "ignored", eventId, type };
+    const target = { paymentIntentId: object.payment_intent };
+    if (type === "charge.dispute.created")
+      return {
+        kind: "refund",
+        eventId,
+        refund: {
+          channel: "stripe",
+          target,
+          refundId: `stripe:dispute:${object.id}`,
+          kind: "dispute",
+          amount: { minor: object.amount, currency: object.currency },
+        },
+      };
+    // Closed: won gives back what the dispute took; lost keeps it taken (nothing to record).
+    if (object.status !== "won") return { kind: "ignored", eventId, type };
+    return {
+      kind: "refund",
+      eventId,
+      refund: {
+        channel: "stripe",
+        target,
+        refundId: `stripe:dispute_won:${object.id}`,
+        kind: "dispute_won",
+        amount: { givesBack: `stripe:dispute:${object.id}` },
       },
     };
   }

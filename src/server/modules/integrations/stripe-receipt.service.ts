@@ -9,6 +9,7 @@ import {
   verifyStripeSignature,
 } from "../../lib/stripe-webhook";
 import type { ConversionInput, ConversionResult } from "../tracking/conversions/conversions.service";
+import type { RefundInput, RefundOutcome } from "../tracking/conversions/refunds.service";
 import { stripeWebhookSecret } from "./stripe-connection.service";
 import { readStripeEvent, type UnreadableReason } from "./stripe-events";
 
@@ -17,6 +18,8 @@ export type StripeReceiptDeps = {
   sealer: SecretSealer;
   /** The tracker's one recorder of conversions (tracker.ts). */
   recordConversion: (input: ConversionInput) => Promise<ConversionResult>;
+  /** Refunds and disputes of a recorded purchase (refunds.service.ts). */
+  recordRefund: (input: RefundInput) => Promise<RefundOutcome>;
   countUnreadable: (reason: UnreadableReason) => void;
   log: { info(object: object, message: string): void; warn(object: object, message: string): void };
 };
@@ -24,7 +27,8 @@ export type StripeReceiptDeps = {
 /**
  * CONTRACT §8: one event from an organization's own Stripe. Throws 400 only when the delivery is
  * not the organization's (no connection, a missing or wrong signature, or one dated more than 5
- * minutes from now). Everything validly signed is taken: a purchase is recorded, and another
+ * minutes from now). Everything validly signed is taken: a purchase is recorded, a refund or a
+ * dispute of a recorded purchase is taken from it (or a won dispute given back), and another
  * event, a shape Buddy cannot read, an unknown click id or customer, or an amount Buddy cannot
  * keep records nothing and is only logged, or Stripe would send it again for days.
  */
@@ -51,6 +55,29 @@ export async function receiveStripeEvent(
       { organizationId, event: eventId, type, reason, problem },
       "Stripe event of a shape Buddy cannot read: recorded nothing",
     );
+    return;
+  }
+  if (reading.kind === "refund") {
+    try {
+      const result = await deps.recordRefund({ ...reading.refund, organizationId });
+      if (result.outcome === "nothing")
+        deps.log.info(
+          { organizationId, event: reading.eventId, reason: result.reason },
+          "Stripe refund or dispute recorded nothing",
+        );
+      else if (result.outcome === "recorded" && result.clampedFrom !== undefined)
+        deps.log.info(
+          { organizationId, event: reading.eventId, asked: result.clampedFrom, refund: result.refund },
+          "Stripe took back more than remained of the conversion: took what remained",
+        );
+    } catch (error) {
+      // An unknown payment intent (a payment Buddy never recorded) or a conversion without a value.
+      if (!(error instanceof AppError && (error.statusCode === 404 || error.statusCode === 400))) throw error;
+      deps.log.info(
+        { organizationId, event: reading.eventId, reason: error.message },
+        "Stripe refund or dispute recorded nothing",
+      );
+    }
     return;
   }
   if (reading.kind !== "purchase") return;

@@ -10,6 +10,7 @@ import { API_TAGS } from "../../plugins/openapi";
 import { errorResponse } from "../../plugins/openapi-responses";
 import { keepRawJsonBody } from "../../plugins/raw-json-body";
 import { securityActor } from "../security-log/security-actor";
+import { recordRefund } from "../tracking/conversions/refunds.service";
 import { connectStripe, disconnectStripe, readStripeConnection } from "./stripe-connection.service";
 import { receiveStripeEvent, type StripeReceiptDeps } from "./stripe-receipt.service";
 
@@ -21,7 +22,8 @@ const stripeEventSchema = z
     type: z
       .string()
       .describe(
-        "The event's type: a purchase may be recorded for `checkout.session.completed` or `invoice.paid`.",
+        "The event's type: a purchase may be recorded for `checkout.session.completed` or `invoice.paid`, " +
+          "and taken back for `charge.refunded`, `charge.dispute.created` and `charge.dispute.closed`.",
       ),
     data: z.looseObject({ object: z.looseObject({}) }),
   })
@@ -81,6 +83,11 @@ export async function stripeRoutes(app: FastifyInstance) {
     db: app.db,
     sealer,
     recordConversion: app.tracker.conversions.record,
+    recordRefund: async (input) => {
+      const result = await recordRefund(app.db, input);
+      if (result.outcome === "recorded") app.outbox.wake();
+      return result;
+    },
     countUnreadable: (reason) => app.metrics.recordUnreadableStripeEvent("integration", reason),
     log,
   });
@@ -98,10 +105,14 @@ export async function stripeRoutes(app: FastifyInstance) {
           summary: "Stripe webhook (your organization's own Stripe account)",
           description:
             "Paste this URL (shown in Settings → Install) into a Stripe webhook endpoint for the events " +
-            "checkout.session.completed and invoice.paid. Each event is verified with your signing secret " +
+            "checkout.session.completed, invoice.paid, charge.refunded, charge.dispute.created and " +
+            "charge.dispute.closed. Each event is verified with your signing secret " +
             "(Stripe-Signature, dated within 5 minutes of now, either side). A completed Checkout whose " +
             "client_reference_id is a Buddy click id records a purchase of amount_total; a paid invoice of a " +
             "customer bound to a click records a purchase of amount_paid (not the subscription's first invoice). " +
+            "Each purchase keeps its payment intent: charge.refunded takes back from it what amount_refunded " +
+            "rose by, charge.dispute.created the disputed amount, and charge.dispute.closed with status won " +
+            "gives that back (never more than remains of the purchase). " +
             "Other events, unknown click ids and customers, and signed events of a shape Buddy cannot read are " +
             "answered 200 and record nothing; a redelivered event records nothing new.",
           security: [],

@@ -100,6 +100,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the roll-ups under concurrent w
             event_id: purchase ? randomUUID() : null,
             metadata: null,
             binds_by: null,
+            channel: "key",
+            payment_intent_id: null,
             source_org_id: source,
             target_org_id: target,
             created_at: instant(),

@@ -114,6 +114,22 @@ type ConversionRow = {
   occurred_at: string;
 };
 
+type RefundRow = {
+  id: string;
+  refund_id: string;
+  kind: WebhookData<"conversion.refunded">["reason"];
+  value_minor: string;
+  currency: string;
+  conversion_id: string;
+  source_org_id: string;
+  source_name: string;
+  target_org_id: string;
+  target_name: string;
+  occurred_at: string;
+  conversion_minor: string | null;
+  refunded_minor: string | null;
+};
+
 /** Each event type's producer: what its job carries and how its message's data is read back. */
 export const WEBHOOK_PRODUCERS = {
   "conversion.created": producer(
@@ -152,6 +168,49 @@ export const WEBHOOK_PRODUCERS = {
             : { id: c.target_org_id, name: c.target_name },
           collateralId: c.collateral_id,
           occurredAt: c.occurred_at,
+        });
+      }
+      return data;
+    },
+  ),
+  "conversion.refunded": producer(
+    "conversion.refunded",
+    // `refund` is the refund row's id (refunds.id), the message's `refundId`.
+    { refund: z.string(), direction: z.enum(WEBHOOK_DIRECTIONS) },
+    async (db, jobs) => {
+      const result = await db.execute(sql`
+        select r.id, r.refund_id, r.kind, r.value_minor::text as value_minor, r.currency, r.conversion_id,
+          r.source_org_id, so.name as source_name, r.target_org_id, t.name as target_name,
+          ${isoUtc(sql`r.created_at`)} as occurred_at, c.value_minor::text as conversion_minor,
+          (select sum(x.value_minor) from refunds x
+            where x.conversion_id = r.conversion_id and (x.created_at, x.id) <= (r.created_at, r.id))::text
+            as refunded_minor
+        from refunds r
+        join conversions c on c.id = r.conversion_id
+        join organizations so on so.id = r.source_org_id
+        join organizations t on t.id = r.target_org_id
+        where r.id in ${idList(jobs.map((job) => job.payload.refund))}`);
+      const refunds = new Map(rowsOf<RefundRow>(result).map((row) => [row.id, row]));
+      const data = new Map<string, WebhookData<"conversion.refunded">>();
+      for (const job of jobs) {
+        const r = refunds.get(job.payload.refund);
+        if (!r) continue;
+        const major = (minor: string | null) => toMajorUnits(Number(minor ?? 0), r.currency);
+        data.set(job.id, {
+          refundId: r.id,
+          conversionId: r.conversion_id,
+          direction: job.payload.direction,
+          value: major(r.value_minor),
+          currency: r.currency,
+          reason: r.kind,
+          partner:
+            job.payload.direction === "received"
+              ? { id: r.source_org_id, name: r.source_name }
+              : { id: r.target_org_id, name: r.target_name },
+          occurredAt: r.occurred_at,
+          externalRefundId: r.refund_id,
+          refundedTotal: major(r.refunded_minor),
+          netValue: toMajorUnits(Number(r.conversion_minor ?? 0) - Number(r.refunded_minor ?? 0), r.currency),
         });
       }
       return data;
@@ -212,6 +271,7 @@ const builtMessageJobSchema = z.object({
 export const webhookJobPayloadSchema = z.union([
   z.discriminatedUnion("type", [
     WEBHOOK_PRODUCERS["conversion.created"].job,
+    WEBHOOK_PRODUCERS["conversion.refunded"].job,
     WEBHOOK_PRODUCERS["relationship.created"].job,
     WEBHOOK_PRODUCERS[WEBHOOK_TEST_EVENT].job,
   ]),
@@ -252,6 +312,29 @@ export function conversionCreatedMessages(stored: SQL): SQL {
     join webhook_endpoints e
       on e.organization_id = d.organization_id and e.enabled and 'conversion.created' = any(e.events)
     returning 1`;
+}
+
+/**
+ * The `conversion.refunded` messages of a refund just recorded, in the caller's transaction
+ * (tracking/conversions/refunds.service.ts): to the advertiser that received the conversion and to
+ * the organization whose click earned it, as `conversion.created` went.
+ */
+export async function queueConversionRefunded(
+  tx: DbOrTx,
+  refund: { id: string; sourceOrgId: string; targetOrgId: string },
+): Promise<void> {
+  const payload = jobPayload("conversion.refunded", {
+    endpointId: sql`e.id`,
+    refund: sql`${refund.id}::text`,
+    direction: sql`d.direction`,
+  });
+  await tx.execute(sql`
+    insert into jobs (id, kind, partition_key, payload)
+    select ${newMessageId}, 'webhook', e.id, ${payload}
+    from (values (${refund.targetOrgId}::text, 'received'::text), (${refund.sourceOrgId}::text, 'sent'::text))
+      as d(organization_id, direction)
+    join webhook_endpoints e
+      on e.organization_id = d.organization_id and e.enabled and 'conversion.refunded' = any(e.events)`);
 }
 
 /**

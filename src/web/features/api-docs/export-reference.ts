@@ -17,6 +17,8 @@ const CONVERSION_COLUMN_TEXT: Record<Column<typeof CONVERSION_EXPORT_COLUMNS>, s
   currency: "ISO 4217 code.",
   event_id: "The advertiser's idempotency key; empty when none was sent.",
   collateral_id: "The ad whose tracked link was clicked.",
+  refunded:
+    "What refunds and disputes took back from it (less what won disputes gave back), in major units of its currency; empty when nothing.",
 };
 
 const CLICK_COLUMN_TEXT: Record<Column<typeof CLICK_EXPORT_COLUMNS>, string> = {

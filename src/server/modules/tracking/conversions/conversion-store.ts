@@ -1,4 +1,4 @@
-import { CUSTOMER_ATTRIBUTION_DAYS } from "@shared/tracking";
+import { type ConversionChannel, CUSTOMER_ATTRIBUTION_DAYS } from "@shared/tracking";
 import { sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../../db/client";
 import type { Written } from "../../../lib/group-commit";
@@ -19,6 +19,10 @@ export type IncomingConversion = {
   metadata: Record<string, unknown> | null;
   /** Who binds its customer to its click: the organization's key or its Stripe; null without a customer. */
   binds_by: "key" | "stripe" | null;
+  /** How it was recorded: the pixel, the organization's key or its Stripe. */
+  channel: ConversionChannel;
+  /** The Stripe payment intent it was paid with, so its refunds and disputes find it; else null. */
+  payment_intent_id: string | null;
   source_org_id: string | null;
   target_org_id: string;
   created_at: string;
@@ -66,8 +70,8 @@ export async function storeConversions(
     with input as (
       select * from json_to_recordset(${json}::json) as x(
         ord int, id text, click_id text, customer_id text, type text, value_minor bigint, currency text,
-        event_id text, metadata jsonb, binds_by text, source_org_id text, target_org_id text,
-        created_at timestamptz)
+        event_id text, metadata jsonb, binds_by text, channel text, payment_intent_id text, source_org_id text,
+        target_org_id text, created_at timestamptz)
     ), bound as (
       insert into customer_bindings (organization_id, customer_id, click_id, source_org_id, bound_at, bound_by)
       select distinct on (target_org_id, customer_id) target_org_id, customer_id, click_id, source_org_id, created_at,
@@ -96,8 +100,8 @@ export async function storeConversions(
       )
     ), resolved as (
       select i.ord, i.id, coalesce(i.click_id, b.click_id) as click_id, i.customer_id, i.type, i.value_minor,
-        i.currency, i.event_id, i.metadata, coalesce(i.source_org_id, b.source_org_id) as source_org_id,
-        i.target_org_id, i.created_at
+        i.currency, i.event_id, i.metadata, i.channel, i.payment_intent_id,
+        coalesce(i.source_org_id, b.source_org_id) as source_org_id, i.target_org_id, i.created_at
       from input i
       left join bindings b
         on i.click_id is null and b.organization_id = i.target_org_id and b.customer_id = i.customer_id
@@ -105,9 +109,9 @@ export async function storeConversions(
       where i.click_id is not null or b.click_id is not null
     ), leads as (
       insert into conversions (id, click_id, type, value_minor, currency, customer_id, event_id, is_lead,
-        metadata, source_org_id, target_org_id, created_at)
+        metadata, channel, payment_intent_id, source_org_id, target_org_id, created_at)
       select id, click_id, type, value_minor, currency, customer_id, event_id, true,
-        metadata, source_org_id, target_org_id, created_at
+        metadata, channel, payment_intent_id, source_org_id, target_org_id, created_at
       from resolved
       -- Concurrent batches of the same lead wait for each other in one order. Batches whose leads
       -- share event ids can still deadlock across the two unique indexes: the victim runs again.
@@ -116,9 +120,9 @@ export async function storeConversions(
       returning id, click_id, type, customer_id, event_id, is_lead, value_minor, currency, source_org_id, target_org_id, created_at
     ), extras as (
       insert into conversions (id, click_id, type, value_minor, currency, customer_id, event_id, is_lead,
-        metadata, source_org_id, target_org_id, created_at)
+        metadata, channel, payment_intent_id, source_org_id, target_org_id, created_at)
       select r.id, r.click_id, r.type, r.value_minor, r.currency, r.customer_id, r.event_id, false,
-        r.metadata, r.source_org_id, r.target_org_id, r.created_at
+        r.metadata, r.channel, r.payment_intent_id, r.source_org_id, r.target_org_id, r.created_at
       from resolved r
       where r.event_id is not null and not exists (select 1 from leads l where l.id = r.id)
       order by r.target_org_id, r.event_id, r.ord

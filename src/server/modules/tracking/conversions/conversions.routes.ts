@@ -1,3 +1,4 @@
+import { recordRefundSchema, refundResultSchema } from "@shared/refunds";
 import { text } from "@shared/text";
 import { CLICK_ID_MAX_LENGTH, CONVERSION_TYPES, recordConversionSchema } from "@shared/tracking";
 import type { FastifyInstance } from "fastify";
@@ -13,6 +14,7 @@ import {
   rateLimitedResponse,
 } from "../../../plugins/openapi-responses";
 import { carriesKeyedOnlyField, PIXEL_GIF, PIXEL_HEADERS, PIXEL_LEADS_ONLY_MESSAGE } from "./pixel";
+import { recordRefund } from "./refunds.service";
 
 const resultSchema = z.object({ id: z.string(), duplicate: z.boolean() });
 const TYPE_MESSAGE = `type is required: one of ${CONVERSION_TYPES.join(", ")}`;
@@ -64,6 +66,60 @@ export async function conversionsRoutes(app: FastifyInstance) {
       const { organizationId } = requireApiKey(request);
       const result = await recorder.record({ organizationId, ...request.body, channel: "key" });
       return reply.code(result.duplicate ? 200 : 201).send(result);
+    },
+  );
+
+  // CONTRACT §8: the advertiser takes back all or part of a conversion it received.
+  r.post(
+    "/api/marketing/refunds",
+    {
+      config: { access: "apiKey", securityHeaders: "api" },
+      schema: {
+        tags: [API_TAGS.conversions],
+        operationId: "recordRefund",
+        summary: "Refund a conversion (server to server)",
+        description:
+          "Takes back all or part of a conversion your organization received: name it by `conversionId` (the id " +
+          "the conversion call answered) or by the `eventId` you recorded it with, exactly one of the two. " +
+          "`value` is in major units of the conversion's currency (at most its decimals), more than 0 and at most " +
+          "what remains of it; without `value`, all that remains. `refundId` is your idempotency key: a repeat " +
+          "answers 200 with duplicate:true and the first refund, and takes nothing more back. Every revenue " +
+          "figure (metrics, the daily series, the partners' ledger, the overview) is net of refunds, the refund " +
+          "taken from the revenue of the UTC day it was recorded on; the conversion still counts as a lead. Both " +
+          "companies get a `conversion.refunded` webhook. Refunds and disputes of payments made through your " +
+          "connected Stripe are recorded from Stripe's events without this call.",
+        security: [{ apiKey: [] }],
+        body: recordRefundSchema,
+        response: {
+          200: refundResultSchema.meta({
+            description:
+              "A repeated `refundId` (`duplicate: true`): the first refund; nothing more is taken back.",
+          }),
+          201: refundResultSchema.meta({ description: "Recorded (`duplicate: false`)." }),
+          400: errorResponse(
+            "Not exactly one of `conversionId` and `eventId`, a missing `refundId`, a `value` that is not money " +
+              "of the conversion's currency or not more than 0, more than what remains, or a conversion without " +
+              "a value: nothing is recorded.",
+          ),
+          401: errorResponse("The API key is missing, unknown or revoked."),
+          404: errorResponse("An unknown conversion, or one your organization did not receive."),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId } = requireApiKey(request);
+      const { conversionId, eventId, refundId, value } = request.body;
+      const result = await recordRefund(app.db, {
+        organizationId,
+        target: conversionId !== undefined ? { conversionId } : { eventId: eventId ?? "" },
+        refundId,
+        kind: "refund",
+        amount: value === undefined ? { remaining: true } : { major: value },
+        channel: "key",
+      });
+      if (result.outcome === "nothing") throw new Error(`a refund by key recorded nothing: ${result.reason}`);
+      if (result.outcome === "recorded") app.outbox.wake();
+      return reply.code(result.outcome === "duplicate" ? 200 : 201).send(result.refund);
     },
   );
 

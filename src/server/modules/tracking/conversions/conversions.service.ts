@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { DEFAULT_CURRENCY, isCurrency, toMinorUnits } from "@shared/money";
-import type { ConversionType } from "@shared/tracking";
+import type { ConversionChannel, ConversionType } from "@shared/tracking";
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../../db/client";
 import { retryingRollbacks } from "../../../db/concurrency-rollback";
@@ -31,6 +31,8 @@ export type ConversionInput = {
    * yields to one the key sends. The keyless pixel never binds (`recordPixel`).
    */
   channel?: "key" | "stripe";
+  /** The Stripe payment intent it was paid with (`pi_…`), kept so its refunds and disputes find it. */
+  paymentIntentId?: string;
   now?: Date;
 };
 
@@ -41,7 +43,12 @@ export const UNKNOWN_CUSTOMER_MESSAGE =
   "Customer not found: send the customer's first conversion with the clickId that brought them";
 
 /** The conversion's row: money in minor units, and the click's partner when a click id was sent. */
-function conversionRow(click: ClickIdClaims | null, input: ConversionInput, now: Date): IncomingConversion {
+function conversionRow(
+  click: ClickIdClaims | null,
+  input: ConversionInput,
+  channel: ConversionChannel,
+  now: Date,
+): IncomingConversion {
   let valueMinor: number | null = null;
   let currency: string | null = null;
   if (input.valueMinor !== undefined) {
@@ -66,6 +73,8 @@ function conversionRow(click: ClickIdClaims | null, input: ConversionInput, now:
     event_id: input.eventId ?? null,
     metadata: input.metadata ?? null,
     binds_by: input.customerId === undefined ? null : (input.channel ?? "key"),
+    channel,
+    payment_intent_id: input.paymentIntentId ?? null,
     source_org_id: click?.sourceOrgId ?? null,
     target_org_id: input.organizationId,
     created_at: now.toISOString(),
@@ -113,9 +122,13 @@ export function createConversionRecorder(deps: {
     return claims;
   }
 
-  async function store(input: ConversionInput, now: Date): Promise<ConversionResult> {
+  async function store(
+    input: ConversionInput,
+    channel: ConversionChannel,
+    now: Date,
+  ): Promise<ConversionResult> {
     const claims = input.clickId === undefined ? null : prove(input.clickId, input.organizationId, now);
-    const row = conversionRow(claims, input, now);
+    const row = conversionRow(claims, input, channel, now);
     let outcome = await batches.add(row);
     // The statement alone says which conversion a row repeats. One committed by another
     // transaction while it ran was past its snapshot: asked again, it sees that one.
@@ -135,7 +148,7 @@ export function createConversionRecorder(deps: {
       // customer from its click.
       const hit = input.customerId === undefined ? known.get(key) : undefined;
       if (hit) return { id: hit.id, duplicate: true };
-      const result = await store(input, input.now ?? new Date());
+      const result = await store(input, input.channel ?? "key", input.now ?? new Date());
       known.set(key, result);
       return result;
     },
@@ -157,7 +170,7 @@ export function createConversionRecorder(deps: {
       const now = input.now ?? new Date();
       prove(input.clickId, input.organizationId, now);
       if (deps.limitPixel) await deps.limitPixel(client);
-      const result = await store(input, now);
+      const result = await store(input, "pixel", now);
       known.set(key, result);
     },
 

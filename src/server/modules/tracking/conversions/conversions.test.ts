@@ -85,6 +85,8 @@ describe("conversions", () => {
       event_id: null,
       metadata: { plan: "pro" },
       binds_by: null,
+      channel: "key",
+      payment_intent_id: null,
       source_org_id: source,
       target_org_id: target,
       created_at: new Date().toISOString(),
