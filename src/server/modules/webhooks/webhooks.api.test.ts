@@ -1,5 +1,6 @@
 import {
   conversionCreatedMessageSchema,
+  conversionRefundedMessageSchema,
   relationshipCreatedMessageSchema,
   WEBHOOK_MESSAGES,
   webhookTestMessageSchema,
@@ -389,6 +390,80 @@ describe("conversion.created", () => {
     expect(receiver.at("/off")).toEqual([]);
     for (const id of [other.id, off.id]) {
       await t.app.inject({ method: "DELETE", url: `/api/webhooks/${id}`, headers: advertiser.headers });
+    }
+  });
+});
+
+describe("conversion.refunded", () => {
+  it("goes to both organizations of the refunded conversion, in the schema's order, and to no other endpoint", async () => {
+    const received = await createEndpoint(advertiser, "/refunded-advertiser", ["conversion.refunded"]);
+    const sent = await createEndpoint(sharer, "/refunded-sharer", ["conversion.refunded"]);
+    const createdOnly = await createEndpoint(advertiser, "/created-only", ["conversion.created"]);
+    const { id } = await convert({
+      type: "purchase",
+      value: 49.99,
+      currency: "USD",
+      eventId: "evt_refunded_1",
+    });
+    const refunded = await t.app.inject({
+      method: "POST",
+      url: "/api/marketing/refunds",
+      headers: { "x-api-key": advertiserKey },
+      payload: { conversionId: id, refundId: "refund-hooks-1", value: 9.99 },
+    });
+    expect(refunded.statusCode, refunded.body).toBe(201);
+    await t.app.outbox.drain();
+
+    const [toAdvertiser] = receiver.at("/refunded-advertiser");
+    const [toSharer] = receiver.at("/refunded-sharer");
+    if (!toAdvertiser || !toSharer) throw new Error("a message is missing");
+    const data = {
+      refundId: refunded.json().id,
+      conversionId: id,
+      value: 9.99,
+      currency: "USD",
+      reason: "refund",
+      externalRefundId: "refund-hooks-1",
+      refundedTotal: 9.99,
+      netValue: 40,
+    };
+    expect(verify(received.secret, toAdvertiser)).toMatchObject({
+      type: "conversion.refunded",
+      data: { ...data, direction: "received", partner: { id: sharer.organizationId, name: "hooksharer" } },
+    });
+    expect(verify(sent.secret, toSharer)).toMatchObject({
+      type: "conversion.refunded",
+      data: {
+        ...data,
+        direction: "sent",
+        partner: { id: advertiser.organizationId, name: "hookadvertiser" },
+      },
+    });
+    const body = JSON.parse(toAdvertiser.body);
+    expect(Object.keys(body.data)).toEqual(Object.keys(conversionRefundedMessageSchema.shape.data.shape));
+    expect(conversionRefundedMessageSchema.parse(body)).toEqual(body);
+    // Only conversion.created reached the endpoint that asked for that alone.
+    expect(receiver.at("/created-only").map((hit) => JSON.parse(hit.body).type)).toEqual([
+      "conversion.created",
+    ]);
+    const [delivery] = await deliveriesOf(advertiser, received.id);
+    expect(delivery).toMatchObject({ eventType: "conversion.refunded", status: "succeeded" });
+    // A repeated refundId is no new refund: no new message.
+    const repeat = await t.app.inject({
+      method: "POST",
+      url: "/api/marketing/refunds",
+      headers: { "x-api-key": advertiserKey },
+      payload: { conversionId: id, refundId: "refund-hooks-1", value: 9.99 },
+    });
+    expect(repeat.statusCode).toBe(200);
+    await t.app.outbox.drain();
+    expect(receiver.at("/refunded-advertiser")).toHaveLength(1);
+    for (const [org, endpoint] of [
+      [advertiser, received],
+      [sharer, sent],
+      [advertiser, createdOnly],
+    ] as const) {
+      await t.app.inject({ method: "DELETE", url: `/api/webhooks/${endpoint.id}`, headers: org.headers });
     }
   });
 });
