@@ -103,7 +103,7 @@ describe("the period roll-ups", () => {
     const { db } = database;
     await db.execute(sql`
       select pair_daily_stats_add(array[
-        row('2026-06-02', 'x', 'y', 3, 0), row('2026-05-31', 'y', 'x', 1, 1), row('2026-06-02', 'x', 'y', 2, 0)
+        row('2026-06-02', 'x', 'y', 3, 0, 0), row('2026-05-31', 'y', 'x', 1, 1, 1), row('2026-06-02', 'x', 'y', 2, 0, 0)
       ]::pair_daily_stats[])`);
     await db.execute(sql`
       select pair_daily_revenue_add(array[row('2026-06-02', 'x', 'y', 'USD', 500, 1)]::pair_daily_revenue[])`);

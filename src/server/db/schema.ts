@@ -549,6 +549,8 @@ export const pairDailyStats = pgTable(
     targetOrgId: text().notNull(),
     clicks: integer().notNull().default(0),
     leads: integer().notNull().default(0),
+    /** The leads of `leads` recorded with the advertiser's own API key or Stripe (CONTRACT §10). */
+    provenLeads: integer().notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.day, t.sourceOrgId, t.targetOrgId] }),
@@ -584,6 +586,8 @@ export const partnerPeriodStats = pgTable(
     clicksReceived: bigint({ mode: "number" }).notNull().default(0),
     leadsSent: bigint({ mode: "number" }).notNull().default(0),
     leadsReceived: bigint({ mode: "number" }).notNull().default(0),
+    provenLeadsSent: bigint({ mode: "number" }).notNull().default(0),
+    provenLeadsReceived: bigint({ mode: "number" }).notNull().default(0),
   },
   (t) => [
     // The only index, so that adding to a period's row (every batch of clicks) can stay in its page.

@@ -2,12 +2,20 @@ import { windowStart } from "@shared/days";
 import { AD_WEIGHT_DAYS, adWeight } from "@shared/reciprocity";
 import { sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client";
-import { trafficByPartner, windowParts } from "./period-window";
+import { revenueByPartner, trafficByPartner, windowParts } from "./period-window";
+
+type WeightRow = {
+  partner: string;
+  sent: string;
+  received: string;
+  proof_sent: string;
+  proof_received: string;
+};
 
 /**
- * CONTRACT §10: each partner's ad weight for the caller, from the clicks both ways over the last
- * AD_WEIGHT_DAYS days (the per-pair roll-ups, as the partners' ledger reads them). A partner with
- * no clicks either way weighs 1.
+ * CONTRACT §10: each partner's ad weight for the caller over the last AD_WEIGHT_DAYS days, from
+ * the counted clicks both ways and the proof (leads recorded by key or Stripe, and sales), as the
+ * partners' ledger reads them from the per-pair roll-ups. A partner with none of either weighs 1.
  */
 export async function partnerWeights(
   db: DbOrTx,
@@ -16,12 +24,25 @@ export async function partnerWeights(
 ): Promise<Map<string, number>> {
   const window = windowParts(windowStart(AD_WEIGHT_DAYS, now));
   const result = await db.execute(sql`
-    select partner, clicks_sent::text as sent, clicks_received::text as received
-    from (${trafficByPartner(organizationId, window)}) traffic`);
+    with traffic as (${trafficByPartner(organizationId, window)}
+    ), sales as (
+      select partner, sum(sales_sent) as sales_sent, sum(sales_received) as sales_received
+      from (${revenueByPartner(organizationId, window)}) money
+      group by partner
+    )
+    select coalesce(t.partner, s.partner) as partner, coalesce(t.clicks_sent, 0)::text as sent,
+      coalesce(t.clicks_received, 0)::text as received,
+      (coalesce(t.proven_sent, 0) + coalesce(s.sales_sent, 0))::text as proof_sent,
+      (coalesce(t.proven_received, 0) + coalesce(s.sales_received, 0))::text as proof_received
+    from traffic t
+    full join sales s on s.partner = t.partner`);
   return new Map(
-    rowsOf<{ partner: string; sent: string; received: string }>(result).map((row) => [
+    rowsOf<WeightRow>(result).map((row) => [
       row.partner,
-      adWeight({ sent: Number(row.sent), received: Number(row.received) }),
+      adWeight(
+        { sent: Number(row.sent), received: Number(row.received) },
+        { sent: Number(row.proof_sent), received: Number(row.proof_received) },
+      ),
     ]),
   );
 }

@@ -33,7 +33,11 @@ const ad = (domain: string) => ({
 
 async function clicks(trackedUrl: string, count: number) {
   const ids: string[] = [];
-  for (let i = 0; i < count; i++) ids.push(await clickThrough(t, trackedUrl, `198.51.100.${++visitor}`));
+  // Each from its own visitor and network source (/24): no repeat or source cap decides here.
+  for (let i = 0; i < count; i++) {
+    visitor++;
+    ids.push(await clickThrough(t, trackedUrl, `198.${18 + (visitor >> 8)}.${visitor & 255}.7`));
+  }
   return ids;
 }
 
@@ -111,7 +115,8 @@ describe("GET /api/metrics/partners", () => {
         leads: { sent: 2, received: 0 },
         revenue: { sent: [{ currency: "EUR", value: 50 }], received: [] },
         balance: 5,
-        adWeight: adWeight({ sent: 7, received: 12 }),
+        // p1 recorded two leads and a sale of the caller's with its key: proof the caller gave.
+        adWeight: adWeight({ sent: 7, received: 12 }, { sent: 3, received: 0 }),
       },
       {
         organizationId: p2.organizationId,

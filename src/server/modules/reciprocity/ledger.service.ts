@@ -17,6 +17,9 @@ type LedgerRow = {
   clicks_received: string | null;
   leads_sent: string | null;
   leads_received: string | null;
+  /** Proven leads and sales both ways (adWeight's proof); null on the revenue rows. */
+  proof_sent: string | null;
+  proof_received: string | null;
 };
 
 /**
@@ -52,12 +55,18 @@ export async function readPartnersLedger(
         )
         select o.id, o.name, null as currency, coalesce(t.clicks_sent, 0)::text as clicks_sent,
           coalesce(t.clicks_received, 0)::text as clicks_received, coalesce(t.leads_sent, 0)::text as leads_sent,
-          coalesce(t.leads_received, 0)::text as leads_received
+          coalesce(t.leads_received, 0)::text as leads_received,
+          (coalesce(t.proven_sent, 0) + coalesce(s.sales_sent, 0))::text as proof_sent,
+          (coalesce(t.proven_received, 0) + coalesce(s.sales_received, 0))::text as proof_received
         from listed l
         join organizations o on o.id = l.partner
         left join traffic t on t.partner = l.partner
+        left join (
+          select partner, sum(sales_sent) as sales_sent, sum(sales_received) as sales_received
+          from money group by partner
+        ) s on s.partner = l.partner
         union all
-        select m.partner, null, m.currency, m.sent::text, m.received::text, null, null
+        select m.partner, null, m.currency, m.sent::text, m.received::text, null, null, null, null
         from money m
         join listed l on l.partner = m.partner`),
     ),
@@ -73,7 +82,7 @@ export async function readPartnersLedger(
       leads: { sent: Number(row.leads_sent), received: Number(row.leads_received) },
       revenue: { sent: [], received: [] },
       balance: clicks.received - clicks.sent,
-      adWeight: adWeight(clicks),
+      adWeight: adWeight(clicks, { sent: Number(row.proof_sent), received: Number(row.proof_received) }),
     });
   }
   // Revenue rows in currency order, so each partner's totals are.

@@ -87,7 +87,8 @@ export function windowParts(first: string): WindowParts {
 /**
  * The rows whose sums per partner are the organization's verified clicks and leads with it over
  * the window: `partner`, `clicks_sent` (the organization's, as the sharer, to the partner's ads),
- * `clicks_received` (the partner's to the organization's), `leads_sent`, `leads_received`. The
+ * `clicks_received` (the partner's to the organization's), `leads_sent`, `leads_received`, and
+ * `proven_sent`, `proven_received`: the leads of those the advertiser recorded by key or Stripe. The
  * periods are the organization's rows of `partner_period_stats` (both ways in a row); the days,
  * each side of `pair_daily_stats` through its own index.
  */
@@ -95,22 +96,26 @@ export function trafficRows(organizationId: string, window: WindowParts): SQL {
   const { years, months, parts, days } = window;
   const periods = (period: string, span: Span) => sql`
     select partner_id, ${span.sign}::int * clicks_sent, ${span.sign}::int * clicks_received,
-      ${span.sign}::int * leads_sent, ${span.sign}::int * leads_received
+      ${span.sign}::int * leads_sent, ${span.sign}::int * leads_received,
+      ${span.sign}::int * proven_leads_sent, ${span.sign}::int * proven_leads_received
     from partner_period_stats
     where organization_id = ${organizationId} and period = ${period}
       and starts >= ${span.from}::date and starts < ${span.to}::date`;
   return sql`
-    select partner_id as partner, clicks_sent, clicks_received, leads_sent, leads_received
+    select partner_id as partner, clicks_sent, clicks_received, leads_sent, leads_received,
+      proven_leads_sent as proven_sent, proven_leads_received as proven_received
     from partner_period_stats
     where organization_id = ${organizationId} and period = 'year' and starts >= ${years}::date
     union all ${periods("month", months)}
     union all ${periods("part", parts)}
     union all
-    select target_org_id, ${days.sign}::int * clicks, 0, ${days.sign}::int * leads, 0
+    select target_org_id, ${days.sign}::int * clicks, 0, ${days.sign}::int * leads, 0,
+      ${days.sign}::int * proven_leads, 0
     from pair_daily_stats
     where source_org_id = ${organizationId} and day >= ${days.from}::date and day < ${days.to}::date
     union all
-    select source_org_id, 0, ${days.sign}::int * clicks, 0, ${days.sign}::int * leads
+    select source_org_id, 0, ${days.sign}::int * clicks, 0, ${days.sign}::int * leads,
+      0, ${days.sign}::int * proven_leads
     from pair_daily_stats
     where target_org_id = ${organizationId} and day >= ${days.from}::date and day < ${days.to}::date`;
 }
@@ -119,7 +124,8 @@ export function trafficRows(organizationId: string, window: WindowParts): SQL {
 export function trafficByPartner(organizationId: string, window: WindowParts): SQL {
   return sql`
     select partner, sum(clicks_sent) as clicks_sent, sum(clicks_received) as clicks_received,
-      sum(leads_sent) as leads_sent, sum(leads_received) as leads_received
+      sum(leads_sent) as leads_sent, sum(leads_received) as leads_received,
+      sum(proven_sent) as proven_sent, sum(proven_received) as proven_received
     from (${trafficRows(organizationId, window)}) sides
     group by partner
     having sum(clicks_sent) <> 0 or sum(clicks_received) <> 0 or sum(leads_sent) <> 0 or sum(leads_received) <> 0`;
@@ -127,35 +133,37 @@ export function trafficByPartner(organizationId: string, window: WindowParts): S
 
 /**
  * Per partner and currency, the revenue (minor units) the organization's links earned the partner
- * (`sent`) and the partner's links earned it (`received`) over the window, read as `trafficRows`
- * reads the clicks. A currency with no conversion in the window either way is not a row.
+ * (`sent`) and the partner's links earned it (`received`) over the window, net of refunds, and the
+ * sales (conversions with a value, `sales_sent`, `sales_received`), read as `trafficRows` reads the
+ * clicks. A currency with no conversion in the window either way is not a row.
  */
 export function revenueByPartner(organizationId: string, window: WindowParts): SQL {
   const { years, months, parts, days } = window;
   const periods = (period: string, span: Span) => sql`
     select partner_id, currency, ${span.sign}::int * value_sent, ${span.sign}::int * value_received,
-      ${span.sign}::int * (conversions_sent + conversions_received)
+      ${span.sign}::int * conversions_sent, ${span.sign}::int * conversions_received
     from partner_period_revenue
     where organization_id = ${organizationId} and period = ${period}
       and starts >= ${span.from}::date and starts < ${span.to}::date`;
   return sql`
-    select partner, currency, sum(sent) as sent, sum(received) as received
+    select partner, currency, sum(sent) as sent, sum(received) as received, sum(sales_sent) as sales_sent,
+      sum(sales_received) as sales_received
     from (
       select partner_id as partner, currency, value_sent as sent, value_received as received,
-        conversions_sent + conversions_received as conversions
+        conversions_sent as sales_sent, conversions_received as sales_received
       from partner_period_revenue
       where organization_id = ${organizationId} and period = 'year' and starts >= ${years}::date
       union all ${periods("month", months)}
       union all ${periods("part", parts)}
       union all
-      select target_org_id, currency, ${days.sign}::int * value_minor, 0, ${days.sign}::int * conversions
+      select target_org_id, currency, ${days.sign}::int * value_minor, 0, ${days.sign}::int * conversions, 0
       from pair_daily_revenue
       where source_org_id = ${organizationId} and day >= ${days.from}::date and day < ${days.to}::date
       union all
-      select source_org_id, currency, 0, ${days.sign}::int * value_minor, ${days.sign}::int * conversions
+      select source_org_id, currency, 0, ${days.sign}::int * value_minor, 0, ${days.sign}::int * conversions
       from pair_daily_revenue
       where target_org_id = ${organizationId} and day >= ${days.from}::date and day < ${days.to}::date
     ) sides
     group by partner, currency
-    having sum(conversions) <> 0`;
+    having sum(sales_sent) <> 0 or sum(sales_received) <> 0`;
 }

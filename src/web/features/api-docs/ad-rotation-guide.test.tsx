@@ -8,9 +8,12 @@ describe("the Ads API's rotation guide", () => {
     const guide = screen.getByTestId("ad-rotation-guide");
 
     expect(within(guide).getByRole("heading", { name: "How partners take turns" })).toBeInTheDocument();
-    expect(screen.getByTestId("ad-weight-formula")).toHaveTextContent(
-      "weight = clamp((received + 10) / (sent + 10), 0.25, 4)",
-    );
+    const formula = screen.getByTestId("ad-weight-formula");
+    expect(formula).toHaveTextContent("clicks = clamp((clicks received + 10) / (clicks sent + 10), 0.25, 2)");
+    expect(formula).toHaveTextContent("proof = clamp((proven received + 3) / (proven sent + 3), 0.5, 2)");
+    expect(formula).toHaveTextContent("weight = clamp(clicks × proof, 0.25, 4)");
+    expect(guide).toHaveTextContent("Clicks alone lift a weight to 2 at most");
+    expect(guide).toHaveTextContent("The pixel proves nothing");
     expect(guide).toHaveTextContent("over the last 30 days");
     expect(guide).toHaveTextContent("no history in the window has weight 1");
     expect(guide).toHaveTextContent("never goes below 0.25 or above 4");
@@ -19,14 +22,17 @@ describe("the Ads API's rotation guide", () => {
 
     const rows = within(screen.getByTestId("ad-weight-examples")).getAllByRole("row").slice(1);
     expect(
-      rows.map((row) => [...row.querySelectorAll("td")].slice(0, 3).map((td) => td.textContent)),
+      rows.map((row) => [...row.querySelectorAll("td")].slice(0, 5).map((td) => td.textContent)),
     ).toEqual([
-      ["0", "0", "1"],
-      ["25", "25", "1"],
-      ["10", "0", "2"],
-      ["0", "10", "0.5"],
-      ["50", "0", "4"],
-      ["0", "90", "0.25"],
+      ["0", "0", "0", "0", "1"],
+      ["25", "25", "2", "2", "1"],
+      ["3", "0", "0", "0", "1.3"],
+      ["10", "0", "0", "0", "2"],
+      ["50", "0", "0", "0", "2"],
+      ["50", "0", "3", "0", "4"],
+      ["10", "0", "0", "6", "1"],
+      ["0", "10", "0", "0", "0.5"],
+      ["0", "90", "0", "0", "0.25"],
     ]);
   });
 });

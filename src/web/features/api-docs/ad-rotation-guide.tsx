@@ -1,10 +1,15 @@
 import { ADS_LIMIT_MAX } from "@shared/ads";
 import {
+  AD_WEIGHT_CLICKS_MAX,
   AD_WEIGHT_DAYS,
   AD_WEIGHT_MAX,
   AD_WEIGHT_MIN,
+  AD_WEIGHT_PROOF_MAX,
+  AD_WEIGHT_PROOF_MIN,
+  AD_WEIGHT_PROOF_SMOOTHING,
   AD_WEIGHT_SMOOTHING,
   adWeight,
+  type BothWays,
 } from "@shared/reciprocity";
 import { Shuffle } from "lucide-react";
 import { CodeBlock } from "@/components/code-block";
@@ -19,11 +24,17 @@ export const AD_ROTATION_TAB = "Ads API";
 /** The cache of eligible ads the weights are kept with (CONTRACT §6). */
 const CACHE_MINUTES = 5;
 
-export const AD_WEIGHT_FORMULA = `weight = clamp((received + ${AD_WEIGHT_SMOOTHING}) / (sent + ${AD_WEIGHT_SMOOTHING}), ${AD_WEIGHT_MIN}, ${AD_WEIGHT_MAX})`;
+export const AD_WEIGHT_FORMULA = [
+  `clicks = clamp((clicks received + ${AD_WEIGHT_SMOOTHING}) / (clicks sent + ${AD_WEIGHT_SMOOTHING}), ${AD_WEIGHT_MIN}, ${AD_WEIGHT_CLICKS_MAX})`,
+  `proof  = clamp((proven received + ${AD_WEIGHT_PROOF_SMOOTHING}) / (proven sent + ${AD_WEIGHT_PROOF_SMOOTHING}), ${AD_WEIGHT_PROOF_MIN}, ${AD_WEIGHT_PROOF_MAX})`,
+  `weight = clamp(clicks × proof, ${AD_WEIGHT_MIN}, ${AD_WEIGHT_MAX})`,
+].join("\n");
 
 const WEIGHT_RULES = [
-  `\`received\` is the clicks the Buddy's readers made on your ads, \`sent\` the clicks your readers made on the Buddy's ads, over the last ${AD_WEIGHT_DAYS} days (UTC, today included). Only counted clicks are added up: bots and repeats are not.`,
-  `A Buddy with no history in the window has weight 1, and so does one that gave you as many clicks as you gave it. The ${AD_WEIGHT_SMOOTHING} added on both sides keep a handful of clicks from swinging it.`,
+  `Clicks received are the clicks the Buddy's readers made on your ads, clicks sent the clicks your readers made on the Buddy's ads, over the last ${AD_WEIGHT_DAYS} days (UTC, today included). Only counted clicks are added up: no bots, repeats or bursts, no more than 3 a day from one network, and none from where the sender's own team signs in.`,
+  "Proven received are the leads and sales from the Buddy's readers that you recorded with your own API key or Stripe; proven sent, those of your readers that the Buddy recorded with its own. The pixel proves nothing: anyone holding a click id can call it.",
+  `Clicks alone lift a weight to ${AD_WEIGHT_CLICKS_MAX} at most: clicks cost little to make, and what only you record is what takes it further.`,
+  `A Buddy with no history in the window has weight 1, and so does one that gave you as much as you gave it. The ${AD_WEIGHT_SMOOTHING} clicks and ${AD_WEIGHT_PROOF_SMOOTHING} proven added on both sides keep a handful of events from swinging it.`,
   `The weight never goes below ${AD_WEIGHT_MIN} or above ${AD_WEIGHT_MAX}: every Buddy stays in the rotation, and none takes it over.`,
 ] as const;
 
@@ -34,14 +45,59 @@ const DRAW_RULES = [
   "Each partner's weight over the last 30 days is on the Overview's Partners table and on its Buddy page.",
 ] as const;
 
-/** Received and sent clicks, and the weight they give: the formula at work, computed by the app's own `adWeight`. */
-const EXAMPLES: readonly (readonly [received: number, sent: number, meaning: string])[] = [
-  [0, 0, "No history: as any new Buddy"],
-  [25, 25, "As much given as received"],
-  [10, 0, "10 clicks received and none sent double it"],
-  [0, 10, "10 clicks sent and none received halve it"],
-  [50, 0, `Capped at ${AD_WEIGHT_MAX}`],
-  [0, 90, `Floored at ${AD_WEIGHT_MIN}`],
+type Example = {
+  clicks: BothWays;
+  proven: BothWays;
+  meaning: string;
+};
+
+/** Worked examples: the formula at work, computed by the app's own `adWeight`. */
+const EXAMPLES: readonly Example[] = [
+  {
+    clicks: { received: 0, sent: 0 },
+    proven: { received: 0, sent: 0 },
+    meaning: "No history: as any new Buddy",
+  },
+  {
+    clicks: { received: 25, sent: 25 },
+    proven: { received: 2, sent: 2 },
+    meaning: "As much given as received",
+  },
+  {
+    clicks: { received: 3, sent: 0 },
+    proven: { received: 0, sent: 0 },
+    meaning: "35 scripted clicks from one network: 3 count",
+  },
+  {
+    clicks: { received: 10, sent: 0 },
+    proven: { received: 0, sent: 0 },
+    meaning: "10 clicks received and none sent double it",
+  },
+  {
+    clicks: { received: 50, sent: 0 },
+    proven: { received: 0, sent: 0 },
+    meaning: `Clicks alone stop at ${AD_WEIGHT_CLICKS_MAX}`,
+  },
+  {
+    clicks: { received: 50, sent: 0 },
+    proven: { received: 3, sent: 0 },
+    meaning: `With 3 leads you recorded: ${AD_WEIGHT_MAX}`,
+  },
+  {
+    clicks: { received: 10, sent: 0 },
+    proven: { received: 0, sent: 6 },
+    meaning: "Clicks in, but only your sales recorded by the Buddy",
+  },
+  {
+    clicks: { received: 0, sent: 10 },
+    proven: { received: 0, sent: 0 },
+    meaning: "10 clicks sent and none received halve it",
+  },
+  {
+    clicks: { received: 0, sent: 90 },
+    proven: { received: 0, sent: 0 },
+    meaning: `Floored at ${AD_WEIGHT_MIN}`,
+  },
 ];
 
 const weightText = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
@@ -72,8 +128,10 @@ export function AdRotationGuide() {
           <Table data-testid="ad-weight-examples">
             <TableHeader>
               <TableRow>
-                <TableHead>received</TableHead>
-                <TableHead>sent</TableHead>
+                <TableHead>clicks received</TableHead>
+                <TableHead>clicks sent</TableHead>
+                <TableHead>proven received</TableHead>
+                <TableHead>proven sent</TableHead>
                 <TableHead>weight</TableHead>
                 <TableHead>
                   <span className="sr-only">Meaning</span>
@@ -81,12 +139,14 @@ export function AdRotationGuide() {
               </TableRow>
             </TableHeader>
             <TableBody>
-              {EXAMPLES.map(([received, sent, meaning]) => (
-                <TableRow key={`${received}-${sent}`}>
-                  <TableCell className="font-mono text-xs tabular-nums">{received}</TableCell>
-                  <TableCell className="font-mono text-xs tabular-nums">{sent}</TableCell>
+              {EXAMPLES.map(({ clicks, proven, meaning }) => (
+                <TableRow key={meaning}>
+                  <TableCell className="font-mono text-xs tabular-nums">{clicks.received}</TableCell>
+                  <TableCell className="font-mono text-xs tabular-nums">{clicks.sent}</TableCell>
+                  <TableCell className="font-mono text-xs tabular-nums">{proven.received}</TableCell>
+                  <TableCell className="font-mono text-xs tabular-nums">{proven.sent}</TableCell>
                   <TableCell className="font-mono font-semibold text-xs tabular-nums">
-                    {weightText.format(adWeight({ received, sent }))}
+                    {weightText.format(adWeight(clicks, proven))}
                   </TableCell>
                   <TableCell className="text-muted-foreground text-xs">{meaning}</TableCell>
                 </TableRow>
