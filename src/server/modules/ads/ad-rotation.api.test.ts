@@ -44,7 +44,8 @@ beforeAll(async () => {
   await publish(partners.giver, "rotgiver two");
   // The rival blocks the caller: never in its rotation, whatever its traffic.
   await relate(t, partners.rival, caller.organizationId, "competitor");
-  // Over the last 30 days the giver sent the caller 30 clicks, and the caller sent the taker 30.
+  // Over the last 30 days the giver sent the caller 30 clicks and 3 leads the caller recorded with
+  // its own key, and the caller sent the taker 30 clicks.
   const today = new Date().toISOString().slice(0, 10);
   await t.database.db.insert(pairDailyStats).values([
     {
@@ -52,6 +53,8 @@ beforeAll(async () => {
       sourceOrgId: partners.giver.organizationId,
       targetOrgId: caller.organizationId,
       clicks: 30,
+      leads: 3,
+      provenLeads: 3,
     },
     {
       day: today,
@@ -75,7 +78,7 @@ const domainOf = (ad: { company: { domain: string } }) => ad.company.domain;
 describe("GET /api/ads rotation", () => {
   it("gives each partner its weight's share of 2,000 draws, within 2 points", async () => {
     const weights = {
-      [partners.giver.domain]: adWeight({ sent: 0, received: 30 }),
+      [partners.giver.domain]: adWeight({ sent: 0, received: 30 }, { sent: 0, received: 3 }),
       [partners.even.domain]: 1,
       [partners.taker.domain]: adWeight({ sent: 30, received: 0 }),
     };
