@@ -25,4 +25,10 @@ export const stripeConnectionSchema = z.object({ connected: z.boolean(), webhook
 export type StripeConnection = z.infer<typeof stripeConnectionSchema>;
 
 /** The events Buddy follows (CONTRACT §8); every other event is answered 200 and ignored. */
-export const STRIPE_REVENUE_EVENTS = ["checkout.session.completed", "invoice.paid"] as const;
+export const STRIPE_REVENUE_EVENTS = [
+  "checkout.session.completed",
+  "invoice.paid",
+  "charge.refunded",
+  "charge.dispute.created",
+  "charge.dispute.closed",
+] as const;

@@ -116,7 +116,12 @@ describe("API Documentation page", { timeout: 15_000 }, () => {
           JSON.parse(within(card).getByTestId("webhook-example").textContent ?? ""),
         ]),
     );
-    expect(Object.keys(examples)).toEqual(["conversion.created", "relationship.created", "webhook.test"]);
+    expect(Object.keys(examples)).toEqual([
+      "conversion.created",
+      "conversion.refunded",
+      "relationship.created",
+      "webhook.test",
+    ]);
     for (const [type, example] of Object.entries(examples)) {
       expect(Object.keys(example)).toEqual(["type", "timestamp", "data"]);
       expect(example).toMatchObject({ type });

@@ -86,7 +86,7 @@ export function ConnectStripeCard({ canEdit }: { canEdit: boolean }) {
                 Select the events{" "}
                 {STRIPE_REVENUE_EVENTS.map((event, index) => (
                   <span key={event}>
-                    {index > 0 ? " and " : ""}
+                    {index === 0 ? "" : index === STRIPE_REVENUE_EVENTS.length - 1 ? " and " : ", "}
                     <code className="font-mono">{event}</code>
                   </span>
                 ))}
