@@ -65,7 +65,7 @@ function insertClicks(pair: Pair, links: Awaited<ReturnType<typeof findLinks>>, 
     with inserted as (
       insert into click_events (id, short_code, relationship_id, collateral_id, source_org_id,
         target_org_id, occurred_at, method, visitor_hash, user_agent, referrer_host, bot, bot_reason,
-        duplicate, verified)
+        duplicate, verified, reason)
       select
         ${ID_PREFIX} || md5(g::text),
         case when back then null when g % 2 = 0 then ${out.code} end,
@@ -83,7 +83,8 @@ function insertClicks(pair: Pair, links: Awaited<ReturnType<typeof findLinks>>, 
         kind in ('user-agent', 'head', 'scanner-referrer'),
         case when kind in ('user-agent', 'head', 'scanner-referrer') then kind end,
         kind = 'duplicate',
-        kind = 'person'
+        kind = 'person',
+        case when kind = 'person' then 'counted' when kind = 'duplicate' then 'repeat' else 'bot' end
       from (
         select g, g % 4 = 0 as back, now() - random() * interval '30 days' as at,
           case when r < 0.80 then 'person' when r < 0.90 then 'duplicate' when r < 0.96 then 'user-agent'

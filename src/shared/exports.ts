@@ -80,4 +80,5 @@ export const CLICK_EXPORT_COLUMNS = [
   "partner_name",
   "collateral_id",
   "counted",
+  "reason",
 ] as const;

@@ -35,6 +35,7 @@ export async function authRoutes(app: FastifyInstance, options: { acceptInvitati
     publicUrl: app.config.publicUrl,
     onMailQueued: () => app.outbox.wake(),
     acceptInvitation: options.acceptInvitation,
+    onSignIn: (organizationIds, ipAddress) => app.tracker.rememberSignIn(organizationIds, ipAddress, app.log),
   };
 
   r.post(

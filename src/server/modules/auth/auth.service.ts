@@ -1,7 +1,7 @@
 import { AUTH_MESSAGES, normalizeEmail, type User } from "@shared/auth";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
-import { users } from "../../db/schema";
+import { memberships, users } from "../../db/schema";
 import { AppError, badRequest, unauthorized } from "../../errors";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "../../lib/passwords";
 import { generateToken, hashToken } from "../../lib/tokens";
@@ -28,7 +28,17 @@ export type InvitationAcceptor = (
   input: { token: string; userId: string; email: string; ipAddress: string | null },
 ) => Promise<boolean>;
 
-export type AuthDeps = { db: Db; publicUrl: string; onMailQueued: () => void };
+export type AuthDeps = {
+  db: Db;
+  publicUrl: string;
+  onMailQueued: () => void;
+  /**
+   * Told of every session started, with the organizations the user is an active member of and
+   * the client address it was started from: clicks from that network source on those
+   * organizations' links are their own (CONTRACT §5). Never fails a sign-in.
+   */
+  onSignIn?: (organizationIds: string[], ipAddress: string) => Promise<void>;
+};
 /** Signing up or in may follow an invitation link. */
 export type AccountEntryDeps = AuthDeps & { acceptInvitation: InvitationAcceptor };
 
@@ -136,10 +146,11 @@ export async function logIn(
       deps.acceptInvitation(tx, { token: inviteToken, userId: row.id, email, ...origin }),
     );
   }
-  return startSession(deps.db, row.id, origin);
+  return startSession(deps, row.id, origin);
 }
 
-async function startSession(db: Db, userId: string, origin: RequestOrigin) {
+/** Every session starts here: signing in and the sign-in that verifying an address is. */
+async function startSession({ db, onSignIn }: AuthDeps, userId: string, origin: RequestOrigin) {
   const token = await db.transaction(async (tx) => {
     const session = await createSession(tx, userId);
     await recordSecurityEvent(tx, { userId, ipAddress: origin.ipAddress }, { action: "sign_in" });
@@ -147,6 +158,17 @@ async function startSession(db: Db, userId: string, origin: RequestOrigin) {
   });
   const user = await loadUser(db, userId);
   if (!user) throw unauthorized(AUTH_MESSAGES.invalidCredentials);
+  if (onSignIn && origin.ipAddress) {
+    const member = await db
+      .select({ organizationId: memberships.organizationId })
+      .from(memberships)
+      .where(and(eq(memberships.userId, userId), eq(memberships.status, "active")));
+    if (member.length > 0)
+      await onSignIn(
+        member.map((row) => row.organizationId),
+        origin.ipAddress,
+      );
+  }
   return { token, user };
 }
 
@@ -174,7 +196,7 @@ export async function verifyEmail(
     return { userId, setPasswordToken };
   });
   if (!verified) throw badRequest(AUTH_MESSAGES.invalidVerificationToken);
-  const session = await startSession(deps.db, verified.userId, origin);
+  const session = await startSession(deps, verified.userId, origin);
   return { ...session, setPasswordToken: verified.setPasswordToken };
 }
 

@@ -67,7 +67,7 @@ function clickPage(
   const { own, partner } = sides(direction);
   return sql`
     select e.id, ${ISO_AT(sql`e.occurred_at`)} as at, p.id as partner_id, p.name as partner_name,
-      e.collateral_id, e.verified
+      e.collateral_id, e.verified, e.reason
     from click_events e
     left join organizations p on p.id = e.${partner}
     where e.${own} = ${organizationId} and ${pageWindow(sql`e.occurred_at`, sql`e.id`, range, after)}
@@ -97,6 +97,8 @@ type ClickRecord = {
   partner_name: string | null;
   collateral_id: string;
   verified: boolean;
+  /** Why it counted or not (CLICK_REASONS). */
+  reason: string;
 };
 
 /** CONTRACT §9's columns, in order (`@shared/exports`). */
@@ -135,6 +137,7 @@ function clickCells(row: ClickRecord, direction: Direction): (string | null)[] {
     row.partner_name,
     row.collateral_id,
     String(row.verified),
+    row.reason,
   ];
 }
 

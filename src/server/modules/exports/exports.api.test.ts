@@ -34,7 +34,7 @@ beforeAll(async () => {
   advertiserKey = (await createApiKey(t, advertiser)).key;
   for (const address of ["192.0.2.41", "192.0.2.42"])
     clickIds.push(await clickThrough(t, shared.trackedUrls[0] as string, address));
-  // A repeat by the same visitor within the hour: stored, not counted.
+  // A bot (curl): stored, not counted.
   await t.app.inject({
     url: (shared.trackedUrls[0] as string).slice(TEST_PUBLIC_URL.length),
     headers: { "user-agent": "curl/8.0" },
@@ -115,14 +115,14 @@ describe("CSV exports", () => {
     const response = await exportOf("clicks", `from=${today}&to=${today}`, { "x-api-key": advertiserKey });
     expect(response.statusCode).toBe(200);
     const [header, ...rows] = lines(response.body);
-    expect(header).toBe("id,occurred_at,direction,partner_id,partner_name,collateral_id,counted");
+    expect(header).toBe("id,occurred_at,direction,partner_id,partner_name,collateral_id,counted,reason");
     expect(rows).toHaveLength(3);
     for (const id of clickIds) {
       expect(rows.find((line) => line.startsWith(`${id},`))).toMatch(
-        new RegExp(`,received,${sharer.organizationId},exportsharer,${collateralId},true$`),
+        new RegExp(`,received,${sharer.organizationId},exportsharer,${collateralId},true,counted$`),
       );
     }
-    expect(rows.filter((line) => line.endsWith(",false"))).toHaveLength(1);
+    expect(rows.filter((line) => line.endsWith(",false,bot"))).toHaveLength(1);
   });
 
   it("keeps each organization's events its own", async () => {

@@ -45,7 +45,9 @@ const EXPORTS: Record<
     description:
       "Every stored click on your organization's links and on partners' links to you between `from` and `to` " +
       `(UTC days, both included, at most ${EXPORT_MAX_DAYS} days). Columns: ${CLICK_EXPORT_COLUMNS.join(", ")}; ` +
-      "`counted` is false for bots, repeats and bursts, which are stored but not counted.",
+      "`counted` is false for every click stored but not counted, and `reason` says why: `counted`, `bot`, " +
+      "`repeat`, `burst`, `source_cap` (past 3 a day from one network source for the pair), `own_click` " +
+      "(from where a member of the sender signed in), `blocked` or `not_live`.",
   },
 };
 

@@ -81,7 +81,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the roll-ups under concurrent w
             bot: false,
             bot_reason: null,
             duplicate: false,
-            verified: random() < 0.8,
+            ...(random() < 0.8
+              ? { verified: true, reason: "counted" as const }
+              : { verified: false, reason: "repeat" as const }),
           };
         });
         return () => storeClicks(database.db, clicks);

@@ -33,6 +33,7 @@ export function createTracker(
   const clicks = createClickTracker({
     db,
     clickIds,
+    secret,
     redis: options.redis,
     notifications: options.notifications,
     visitorSalts: options.visitorSalts,
@@ -50,6 +51,7 @@ export function createTracker(
   const shortCodes = createShortLinkResolver(db);
   return {
     follow: clicks.follow,
+    rememberSignIn: clicks.rememberSignIn,
     resolveShortCode: shortCodes.resolve,
     clickIds,
     conversions,

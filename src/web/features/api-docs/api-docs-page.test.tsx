@@ -1,4 +1,5 @@
 import { CLICK_EXPORT_COLUMNS, CONVERSION_EXPORT_COLUMNS } from "@shared/exports";
+import { CLICK_REASONS } from "@shared/tracking";
 import { WEBHOOK_MESSAGE_SCHEMAS } from "@shared/webhooks";
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -174,6 +175,8 @@ describe("API Documentation page", { timeout: 15_000 }, () => {
         .map((row) => row.querySelector("code")?.textContent);
     expect(columnsOf("export-columns-conversions")).toEqual([...CONVERSION_EXPORT_COLUMNS]);
     expect(columnsOf("export-columns-clicks")).toEqual([...CLICK_EXPORT_COLUMNS]);
+    // CONTRACT §5: every reason a stored click is kept with, explained.
+    expect(columnsOf("click-reasons").sort()).toEqual([...CLICK_REASONS].sort());
     expect(exportsGuide.getByText(/at most 366 days/)).toBeInTheDocument();
     expect(exportsGuide.getByText(/is prefixed with/)).toBeInTheDocument();
     expect(exportsGuide.getAllByTestId("curl-example")[0]).toHaveTextContent(

@@ -1,4 +1,5 @@
 import { CLICK_EXPORT_COLUMNS, CONVERSION_EXPORT_COLUMNS, EXPORT_MAX_DAYS } from "@shared/exports";
+import type { ClickReason } from "@shared/tracking";
 
 type Column<T extends readonly string[]> = T[number];
 
@@ -28,8 +29,34 @@ const CLICK_COLUMN_TEXT: Record<Column<typeof CLICK_EXPORT_COLUMNS>, string> = {
   partner_id: "The other company's id.",
   partner_name: "The other company's name.",
   collateral_id: "The ad whose tracked link was clicked.",
-  counted: "`true` or `false`: bots, repeats and bursts are stored but not counted.",
+  counted: "`true` or `false`: every click is stored, only some count (see `reason`).",
+  reason:
+    "Why it counted or not: `counted`, `bot`, `repeat`, `burst`, `source_cap`, `own_click`, `blocked` or `not_live` (see Clicks that count).",
 };
+
+/**
+ * CONTRACT §5: why a stored click counts or not, the `reason` column's values in the order the
+ * rules are applied (the first that refuses a click names it).
+ */
+export const CLICK_REASON_TEXT: Record<ClickReason, string> = {
+  bot: "A bot's user agent, a HEAD request or a mail security gateway's referrer.",
+  burst:
+    "The same visitor (address and user agent) opened another link of the same sender within a second, as mail scanners do.",
+  repeat: "The same visitor on the same link within the hour.",
+  own_click:
+    "From a network source (IPv4 /24, IPv6 /64) a member of the sending company signed in from in the last 30 days.",
+  source_cap:
+    "Past the 3 clicks counted per network source (IPv4 /24, IPv6 /64) per sender → advertiser pair per UTC day, whatever the user agent.",
+  blocked: "Either side blocks the other now: the reader lands without a click id.",
+  not_live: "The ad is a draft, or its author's domain is not proven: the reader lands without a click id.",
+  counted: "None of the above: the click counts, in the metrics, the ledger and ad weights.",
+};
+
+export const CLICK_REASON_RULES = [
+  "Every click of a valid tracked link is stored and exported; only `counted` ones count.",
+  "A click from a loopback address (a trial on one machine) is judged by the visitor rules alone: no daily limit per network source, no own click.",
+  "Clicks that are not a person's (`bot`, `burst`, `blocked`, `not_live`) carry no click id a lead could be recorded with.",
+] as const;
 
 export const EXPORTS = [
   {

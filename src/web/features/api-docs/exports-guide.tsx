@@ -4,7 +4,12 @@ import { BulletList } from "@/features/api-docs/bullet-list";
 import { API_KEY_PLACEHOLDER } from "@/features/api-docs/curl-example";
 import { CurlExampleBlock } from "@/features/api-docs/curl-example-block";
 import { DocSection } from "@/features/api-docs/doc-section";
-import { EXPORT_RULES, EXPORTS } from "@/features/api-docs/export-reference";
+import {
+  CLICK_REASON_RULES,
+  CLICK_REASON_TEXT,
+  EXPORT_RULES,
+  EXPORTS,
+} from "@/features/api-docs/export-reference";
 import { FieldsTable } from "@/features/api-docs/fields-table";
 import { EndpointLine } from "@/features/api-docs/method-badge";
 
@@ -38,6 +43,14 @@ export function ExportsGuide({ baseUrl }: { baseUrl: string }) {
             />
           </DocSection>
         ))}
+        <DocSection title="Clicks that count">
+          <BulletList items={CLICK_REASON_RULES} />
+          <FieldsTable
+            heading="reason"
+            rows={Object.entries(CLICK_REASON_TEXT).map(([name, text]) => [name, text] as const)}
+            testId="click-reasons"
+          />
+        </DocSection>
       </CardContent>
     </Card>
   );

@@ -57,7 +57,7 @@ function visitor() {
   });
 }
 
-const counted = { bot: false, botReason: null, duplicate: false, verified: true };
+const counted = { bot: false, botReason: null, duplicate: false, verified: true, reason: "counted" };
 
 describe.each(modes)("the click classifier %s", (_mode, options) => {
   it("flags HEAD requests, bot user agents and mail-scanner referrers without any memory", async () => {
@@ -82,6 +82,7 @@ describe.each(modes)("the click classifier %s", (_mode, options) => {
       botReason: null,
       duplicate: true,
       verified: false,
+      reason: "repeat",
     });
     // A repeat does not extend the hour: the click an hour after the first counts again.
     expect(await classify(hit({ now: T0 + HOUR }))).toEqual(counted);
@@ -109,6 +110,7 @@ describe.each(modes)("the click classifier %s", (_mode, options) => {
       botReason: "burst",
       duplicate: false,
       verified: false,
+      reason: "burst",
     });
     // Another sender's link is another e-mail.
     expect(await classify(hit({ linkKey: "rel-2|col-9", mailKey: "org-other", now: T0 + 500 }))).toEqual(
@@ -123,6 +125,65 @@ describe.each(modes)("the click classifier %s", (_mode, options) => {
     const hit = visitor();
     expect(await classify(hit({ linkKey: "rel-1|col-1" }))).toEqual(counted);
     expect(await classify(hit({ linkKey: "rel-1|col-2", now: T0 + 1000 }))).toEqual(counted);
+  });
+
+  it("counts 3 person's clicks a day per network source and pair, whatever the visitor", async () => {
+    const classify = createClickClassifier(options());
+    const source = randomUUID();
+    const pairKey = `${randomUUID()}>advertiser`;
+    // A new user agent each time: a new visitor, so neither repeat nor burst.
+    const reasons: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const hit = visitor();
+      reasons.push((await classify(hit({ source, pairKey, now: T0 + i * 2_000 }))).reason);
+    }
+    expect(reasons).toEqual(["counted", "counted", "counted", "source_cap", "source_cap", "source_cap"]);
+    // Another pair, another source, or the next UTC day has its own allowance.
+    expect(await classify(visitor()({ source, pairKey: `${pairKey}-2`, now: T0 + 20_000 }))).toEqual(counted);
+    expect(await classify(visitor()({ source: randomUUID(), pairKey, now: T0 + 20_000 }))).toEqual(counted);
+    expect(await classify(visitor()({ source, pairKey, now: T0 + 24 * HOUR }))).toEqual(counted);
+  });
+
+  it("lets only clicks that would count use up a source's allowance", async () => {
+    const classify = createClickClassifier(options());
+    const source = randomUUID();
+    const pairKey = `${randomUUID()}>advertiser`;
+    const hit = visitor();
+    expect(await classify(hit({ source, pairKey }))).toEqual(counted);
+    expect(await classify(hit({ source, pairKey, now: T0 + 5_000 }))).toMatchObject({ reason: "repeat" });
+    expect(await classify(hit({ source, pairKey, method: "HEAD", linkKey: "rel-1|col-7" }))).toMatchObject({
+      reason: "bot",
+    });
+    expect(await classify(visitor()({ source, pairKey, now: T0 + 6_000 }))).toEqual(counted);
+    expect(await classify(visitor()({ source, pairKey, now: T0 + 7_000 }))).toEqual(counted);
+    expect(await classify(visitor()({ source, pairKey, now: T0 + 8_000 }))).toMatchObject({
+      reason: "source_cap",
+      verified: false,
+      bot: false,
+      duplicate: false,
+    });
+  });
+
+  it("never counts a click from where a member of the sender signed in, nor lets it use the allowance", async () => {
+    const classify = createClickClassifier(options());
+    const source = randomUUID();
+    const sender = randomUUID();
+    await classify.rememberSignIn([sender], source, noFallback);
+    for (let i = 0; i < 5; i++) {
+      expect(
+        await classify(visitor()({ source, mailKey: sender, pairKey: `${sender}>a`, now: T0 + i * 2_000 })),
+      ).toMatchObject({ reason: "own_click", verified: false, bot: false });
+    }
+    // Another sender's link from there is no one's own click.
+    expect(await classify(visitor()({ source, mailKey: "org-other", now: T0 + 20_000 }))).toEqual(counted);
+  });
+
+  it("judges a click without a network source (loopback) by the visitor rule alone", async () => {
+    const classify = createClickClassifier(options());
+    const pairKey = `${randomUUID()}>advertiser`;
+    for (let i = 0; i < 5; i++) {
+      expect(await classify(visitor()({ source: null, pairKey, now: T0 + i * 2_000 }))).toEqual(counted);
+    }
   });
 
   it("does not call a bot's hit a burst too, keeping the first reason", async () => {
@@ -146,6 +207,24 @@ describe("the click classifier over one shared Redis", () => {
     // The burst seen by b did not start that link's hour for a either.
     expect(await a(hit({ linkKey: "rel-1|col-2", now: T0 + 70_000 }))).toEqual(counted);
     expect(await b(hit({ linkKey: "rel-1|col-2", now: T0 + 80_000 }))).toMatchObject({ duplicate: true });
+  });
+
+  it("shares the sources' allowances and sign-ins between instances", async () => {
+    const a = createClickClassifier({ redis: redisClient(), keyPrefix: PREFIX });
+    const b = createClickClassifier({ redis: redisClient(), keyPrefix: PREFIX });
+    const source = randomUUID();
+    const pairKey = `${randomUUID()}>advertiser`;
+    const reasons: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const classify = i % 2 === 0 ? a : b;
+      reasons.push((await classify(visitor()({ source, pairKey, now: T0 + i * 2_000 }))).reason);
+    }
+    expect(reasons).toEqual(["counted", "counted", "counted", "source_cap", "source_cap", "source_cap"]);
+
+    const sender = randomUUID();
+    const own = randomUUID();
+    await a.rememberSignIn([sender], own, noFallback);
+    expect(await b(visitor()({ source: own, mailKey: sender }))).toMatchObject({ reason: "own_click" });
   });
 
   it("keeps its keys under the prefix, named by visitor hash and ids only, and expiring", async () => {

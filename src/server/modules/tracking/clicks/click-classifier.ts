@@ -1,3 +1,4 @@
+import type { ClickReason } from "@shared/tracking";
 import type { Redis } from "ioredis";
 import { isbot } from "isbot";
 import { LRUCache } from "lru-cache";
@@ -6,6 +7,7 @@ import {
   createLocalClickMemory,
   createRedisClickMemory,
   type MemoryLog,
+  type MemoryQuery,
   type Recall,
 } from "./click-memory";
 
@@ -30,14 +32,35 @@ export type HitContext = {
   /** One e-mail's worth of links: everything the same organization shared. */
   mailKey: string;
   now: number;
+  /**
+   * The keyed network source of the client (CONTRACT §5's daily allowance and own clicks); null or
+   * absent for a loopback client, judged by the visitor rule alone.
+   */
+  source?: string | null;
+  /** The sender → advertiser pair; the sender (mailKey) alone when absent. */
+  pairKey?: string;
   /** The request's logger: a Redis outage found while judging this hit is logged with it. */
   log: MemoryLog;
 };
 
-export type HitVerdict = { bot: boolean; botReason: string | null; duplicate: boolean; verified: boolean };
+export type HitVerdict = {
+  bot: boolean;
+  botReason: string | null;
+  duplicate: boolean;
+  /** reason === "counted". */
+  verified: boolean;
+  /** Why it counts or not: the first rule that refused it. */
+  reason: ClickReason;
+};
 
 /** Synchronous without Redis, so the in-process path pays for no promise of its own. */
-export type ClickClassifier = (hit: HitContext) => HitVerdict | Promise<HitVerdict>;
+export type ClickClassifier = ((hit: HitContext) => HitVerdict | Promise<HitVerdict>) & {
+  /**
+   * A member of each sending organization signed in from this keyed network source now: its
+   * clicks from there are its own for 30 days (CONTRACT §5). Never fails.
+   */
+  rememberSignIn(senderKeys: readonly string[], source: string, log: MemoryLog): Promise<void>;
+};
 
 export type ClickClassifierOptions = {
   maxEntries?: number;
@@ -70,35 +93,59 @@ function botReasonOf(hit: HitContext): string | null {
   return null;
 }
 
+function reasonOf(botReason: string | null, recall: Recall): ClickReason {
+  if (botReason !== null) return "bot";
+  if (recall.burst) return "burst";
+  if (recall.duplicate) return "repeat";
+  if (recall.ownClick) return "own_click";
+  if (recall.sourceCap) return "source_cap";
+  return "counted";
+}
+
 function verdictOf(botReason: string | null, recall: Recall): HitVerdict {
-  const reason = botReason ?? (recall.burst ? "burst" : null);
-  const bot = reason !== null;
-  return { bot, botReason: reason, duplicate: recall.duplicate, verified: !bot && !recall.duplicate };
+  const flagged = botReason ?? (recall.burst ? "burst" : null);
+  const reason = reasonOf(botReason, recall);
+  return {
+    bot: flagged !== null,
+    botReason: flagged,
+    duplicate: recall.duplicate,
+    verified: reason === "counted",
+    reason,
+  };
 }
 
 /**
  * Flags what is likely not a person: bot user agents (isbot), HEAD requests, scanner referrers,
  * and bursts — a different link of the same sender opened by the same visitor within a second,
- * as scanners do. A person's repeat of one link within an hour is a duplicate. Every hit is kept;
- * only verified ones (neither) count. The memory is per process, or shared through Redis so that
+ * as scanners do. A person's repeat of one link within an hour is a duplicate. A person's click
+ * from a network source a member of the sender signed in from is its own; past 3 a day from one
+ * source for the pair, it is over the source's allowance. Every hit is kept; only verified ones
+ * (none of these) count. The memory is per process, or shared through Redis so that
  * instances behind a balancer count a visitor once.
  */
 export function createClickClassifier(options: ClickClassifierOptions = {}): ClickClassifier {
-  const toQuery = (hit: HitContext, botReason: string | null) => ({
+  const toQuery = (hit: HitContext, botReason: string | null): MemoryQuery => ({
     visitorHash: hit.visitorHash,
     linkKey: hit.linkKey,
     mailKey: hit.mailKey,
     now: hit.now,
     bot: botReason !== null,
+    source: hit.source ?? null,
+    pairKey: hit.pairKey ?? hit.mailKey,
+    senderKey: hit.mailKey,
   });
 
   const redis = options.redis;
   if (!redis) {
     const local = createLocalClickMemory(options.maxEntries);
-    return (hit) => {
+    const classify = (hit: HitContext) => {
       const botReason = botReasonOf(hit);
-      return verdictOf(botReason, local(toQuery(hit, botReason)));
+      return verdictOf(botReason, local.recall(toQuery(hit, botReason)));
     };
+    return Object.assign(classify, {
+      rememberSignIn: async (senderKeys: readonly string[], source: string) =>
+        local.rememberSignIn(senderKeys, source, Date.now()),
+    });
   }
 
   let local: ClickMemory | undefined;
@@ -110,8 +157,12 @@ export function createClickClassifier(options: ClickClassifierOptions = {}): Cli
       return local;
     },
   });
-  return async (hit) => {
+  const classify = async (hit: HitContext) => {
     const botReason = botReasonOf(hit);
-    return verdictOf(botReason, await shared(toQuery(hit, botReason), hit.log));
+    return verdictOf(botReason, await shared.recall(toQuery(hit, botReason), hit.log));
   };
+  return Object.assign(classify, {
+    rememberSignIn: (senderKeys: readonly string[], source: string, log: MemoryLog) =>
+      shared.rememberSignIn(senderKeys, source, Date.now(), log),
+  });
 }

@@ -66,9 +66,10 @@ describe("group commit of clicks", () => {
       Array.from({ length: 100 }, (_, i) =>
         t.app.inject({
           url: buddies.shortPath,
-          // A visitor each: every click is a person's first, so every one counts.
+          // A visitor and a network source each: every click is a person's first, so every one
+          // counts (CONTRACT §5 counts 3 a day per network source).
           headers: { "user-agent": BROWSER_USER_AGENT },
-          remoteAddress: `198.51.100.${i + 1}`,
+          remoteAddress: `198.51.${i + 1}.7`,
         }),
       ),
     );
@@ -109,6 +110,7 @@ describe("group commit of clicks", () => {
       bot_reason: row.botReason,
       duplicate: row.duplicate,
       verified: true,
+      reason: "counted" as const,
     };
     expect(await storeClicks(counted.db, [again, again])).toBe(0);
     expect(await verifiedClicks()).toBe(before);

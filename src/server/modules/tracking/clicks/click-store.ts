@@ -1,3 +1,4 @@
+import type { ClickReason } from "@shared/tracking";
 import { getTableColumns, sql } from "drizzle-orm";
 import { toSnakeCase } from "drizzle-orm/casing";
 import { type DbOrTx, rowsOf } from "../../../db/client";
@@ -19,7 +20,10 @@ export type StoredClick = {
   bot: boolean;
   bot_reason: string | null;
   duplicate: boolean;
+  /** reason === "counted"; the roll-up counts verified rows. */
   verified: boolean;
+  /** Always written: the column's default only dates clicks stored before reasons were kept. */
+  reason: ClickReason;
 };
 
 /** The table's column names as the database has them (the schema maps camelCase to snake_case). */

@@ -1,3 +1,5 @@
+import { createHmac } from "node:crypto";
+import type { ClickReason } from "@shared/tracking";
 import { urlIsOnDomain } from "@shared/website";
 import { eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
@@ -6,6 +8,7 @@ import { LRUCache } from "lru-cache";
 import { CHANNELS, type ChangeNotifications } from "../../../db/change-notifications";
 import type { Db } from "../../../db/client";
 import { collateral, organizations } from "../../../db/schema";
+import { networkSource } from "../../../lib/client-network";
 import { type CommittedBatch, createGroupCommit, type Refusal } from "../../../lib/group-commit";
 import { blockedOrganizationsSql } from "../../relationships/block-list";
 import { landingUrl, type TrackedLink } from "../links/link-signature";
@@ -54,6 +57,8 @@ type AdOwner = {
   /** The organizations on either side of the advertiser's block list: their links count nothing. */
   blocked: ReadonlySet<string>;
 };
+type Verdict = { bot: boolean; botReason: string | null; duplicate: boolean; reason: ClickReason };
+
 /** Most advertisers block nobody: they share one empty set. */
 const NOBODY: ReadonlySet<string> = new Set();
 
@@ -64,6 +69,8 @@ const NOBODY: ReadonlySet<string> = new Set();
 export function createClickTracker(deps: {
   db: Db;
   clickIds: ClickIds;
+  /** Keys network sources (APP_SECRET): the memories of the click rules hold no address. */
+  secret: string;
   redis?: Redis;
   notifications?: ChangeNotifications;
   visitorSalts: VisitorSalts;
@@ -78,6 +85,22 @@ export function createClickTracker(deps: {
   });
   const classify = createClickClassifier({ redis: deps.redis });
   const hashVisitor = createVisitorHasher(deps.visitorSalts);
+  // A network source's key is stable (a sign-in is remembered for 30 days), so it is keyed with the
+  // app's secret rather than the day's salt. Most clicks come from sources seen before.
+  const sourceKeys = new LRUCache<string, string>({ max: 50_000 });
+  function sourceKeyOf(ip: string): string | null {
+    const network = networkSource(ip);
+    if (network === null) return null;
+    let key = sourceKeys.get(network);
+    if (key === undefined) {
+      key = createHmac("sha256", deps.secret)
+        .update(`network-source|${network}`)
+        .digest("base64url")
+        .slice(0, 22);
+      sourceKeys.set(network, key);
+    }
+    return key;
+  }
   // A collateral's host, status, author's proof and its advertiser's block list rarely change. A
   // change is announced to every instance like any change of collateral, organization or
   // relationship (the ads' channel); the minute's expiry bounds a missed announcement. An entry
@@ -153,8 +176,8 @@ export function createClickTracker(deps: {
   /**
    * Null when the link may not be followed: its url is not the collateral's call-to-action host.
    * A link whose ad is not live (a draft, an unproven author), or that a sharer blocked by the
-   * advertiser, or blocking it, had kept, still takes the reader to the page, but records nothing
-   * and carries no click id a lead could be recorded with.
+   * advertiser, or blocking it, had kept, still takes the reader to the page; its click is stored
+   * with its reason, counts nothing and carries no click id a lead could be recorded with.
    */
   async function follow(link: TrackedLink, hit: Hit, shortCode: string | null): Promise<string | null> {
     const target = parseTarget(link.url);
@@ -162,7 +185,6 @@ export function createClickTracker(deps: {
     // From memory without a promise: most clicks follow links already seen.
     const owner = collateralHosts.get(link.collateralId) ?? (await loadCollateralHost(link.collateralId));
     if (!owner || owner.organizationId !== link.targetOrgId || owner.host !== target.host) return null;
-    if (!owner.counts || owner.blocked.has(link.sourceOrgId)) return target.landingWithoutId;
 
     const now = Date.now();
     const visitorHash = hashVisitor(hit.ip, hit.userAgent, now);
@@ -170,6 +192,43 @@ export function createClickTracker(deps: {
     try {
       referrerHost = hit.referer ? new URL(hit.referer).hostname : null;
     } catch {}
+    const store = (clickId: string, verdict: Verdict) =>
+      clicks.add({
+        id: clickId,
+        short_code: shortCode,
+        relationship_id: link.relationshipId,
+        collateral_id: link.collateralId,
+        source_org_id: link.sourceOrgId,
+        target_org_id: link.targetOrgId,
+        occurred_at: isoTime(now),
+        method: hit.method,
+        visitor_hash: visitorHash,
+        user_agent: hit.userAgent.slice(0, 300) || null,
+        referrer_host: referrerHost?.slice(0, 255) ?? null,
+        bot: verdict.bot,
+        bot_reason: verdict.botReason,
+        duplicate: verdict.duplicate,
+        verified: verdict.reason === "counted",
+        reason: verdict.reason,
+      });
+
+    const refused: ClickReason | null = owner.blocked.has(link.sourceOrgId)
+      ? "blocked"
+      : owner.counts
+        ? null
+        : "not_live";
+    if (refused) {
+      // Kept so the sender can see why it counted nothing; the memories are not asked (nothing of
+      // it could count) and its id proves nothing.
+      await store(clickIds.issue(link.sourceOrgId, link.targetOrgId, now, false), {
+        bot: false,
+        botReason: null,
+        duplicate: false,
+        reason: refused,
+      });
+      return target.landingWithoutId;
+    }
+
     const judged = classify({
       method: hit.method,
       userAgent: hit.userAgent,
@@ -177,6 +236,8 @@ export function createClickTracker(deps: {
       visitorHash,
       linkKey: `${link.relationshipId}|${link.collateralId}`,
       mailKey: link.sourceOrgId,
+      pairKey: `${link.sourceOrgId}>${link.targetOrgId}`,
+      source: sourceKeyOf(hit.ip),
       now,
       log: hit.log,
     });
@@ -185,29 +246,26 @@ export function createClickTracker(deps: {
     // CONTRACT §5: a hit that is not a person's is kept but can record no lead. Its stored id
     // proves nothing, and the reader lands without one, so a landing page keeps the click id of
     // the person's own earlier click (click.js) rather than have it replaced by nothing usable.
+    // A person's click that does not count (a repeat, past the source's allowance, the sender's
+    // own) is still a person's: a lead it brings is the advertiser's to record.
     const clickId = clickIds.issue(link.sourceOrgId, link.targetOrgId, now, !verdict.bot);
-    await clicks.add({
-      id: clickId,
-      short_code: shortCode,
-      relationship_id: link.relationshipId,
-      collateral_id: link.collateralId,
-      source_org_id: link.sourceOrgId,
-      target_org_id: link.targetOrgId,
-      occurred_at: isoTime(now),
-      method: hit.method,
-      visitor_hash: visitorHash,
-      user_agent: hit.userAgent.slice(0, 300) || null,
-      referrer_host: referrerHost?.slice(0, 255) ?? null,
-      bot: verdict.bot,
-      bot_reason: verdict.botReason,
-      duplicate: verdict.duplicate,
-      verified: verdict.verified,
-    });
+    await store(clickId, verdict);
     return verdict.bot ? target.landingWithoutId : target.landingPrefix + clickId + target.landingSuffix;
+  }
+
+  /**
+   * CONTRACT §5: a member of these organizations signed in from this client address; its network
+   * source's clicks on their links are their own for 30 days. Nothing for a loopback address.
+   */
+  async function rememberSignIn(organizationIds: readonly string[], ip: string, log: MemoryLog) {
+    const source = sourceKeyOf(ip);
+    if (source === null || organizationIds.length === 0) return;
+    await classify.rememberSignIn(organizationIds, source, log);
   }
 
   return {
     follow,
+    rememberSignIn,
     /** Waits for the clicks being committed (their requests are still waiting); run on close. */
     close: () => clicks.drain(),
   };

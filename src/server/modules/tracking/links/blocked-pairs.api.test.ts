@@ -1,4 +1,5 @@
 import type { Activity } from "@shared/tracking";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHANNELS } from "../../../db/change-notifications";
 import { clickEvents } from "../../../db/schema";
@@ -65,6 +66,16 @@ async function traces() {
     received: (await clicks(advertiser().headers)).received,
     sent: (await clicks(sharer().headers)).sent,
   };
+}
+
+/** Clicks stored as `blocked` (CONTRACT §5): never verified, never a usable click id. */
+async function blockedClicks() {
+  const rows = await a.database.db
+    .select({ verified: clickEvents.verified, bot: clickEvents.bot })
+    .from(clickEvents)
+    .where(eq(clickEvents.reason, "blocked"));
+  expect(rows.every((row) => !row.verified && !row.bot)).toBe(true);
+  return rows.length;
 }
 
 /** The kinds of the activity items `of` lists about `about`, on either instance. */
@@ -163,15 +174,18 @@ describe.each(BLOCKS)("when %s", (_name, blockerHeaders, relationshipId) => {
 
     await change(blockerHeaders(), relationshipId(), "competitor");
     const before = await traces();
+    const blockedBefore = await blockedClicks();
     await followEverywhere(false);
-    expect(await traces()).toEqual(before);
+    const clicks = 2 * links().length;
+    // Stored, so the sender can see why they counted nothing; counted nowhere.
+    expect(await traces()).toEqual({ ...before, events: before.events + clicks });
+    expect(await blockedClicks()).toBe(blockedBefore + clicks);
     await expectActivities(false);
 
     await change(blockerHeaders(), relationshipId(), "complement");
     await followEverywhere(true);
-    const clicks = 2 * links().length;
     expect(await traces()).toEqual({
-      events: before.events + clicks,
+      events: before.events + 2 * clicks,
       received: before.received + clicks,
       sent: before.sent + clicks,
     });

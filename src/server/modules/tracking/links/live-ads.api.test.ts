@@ -9,7 +9,7 @@ import { NOT_SHAREABLE } from "./live-ads";
 
 /**
  * Only live ads count (docs/tracking.md): a draft's link, or one of an ad whose author's domain is
- * not proven, leads to the page but records nothing and carries no click id; an archived ad's
+ * not proven, leads to the page but counts nothing (stored as `not_live`) and carries no click id; an archived ad's
  * links, already out in newsletters, still count. Only an active ad gets a new link.
  */
 let t: TestApp;
@@ -22,23 +22,35 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const pathOf = (url: string) => url.slice(TEST_PUBLIC_URL.length);
-// Each hit from its own visitor: no repeat or burst verdict decides what these tests count.
+// Each hit from its own visitor and network source: no repeat, burst or source cap decides what
+// these tests count.
 let visitor = 0;
-const follow = (path: string) =>
-  t.app.inject({
+const follow = (path: string) => {
+  visitor++;
+  return t.app.inject({
     url: path,
     headers: { "user-agent": BROWSER_USER_AGENT },
-    remoteAddress: `198.51.100.${++visitor}`,
+    remoteAddress: `198.${51 + (visitor >> 8)}.${visitor & 255}.7`,
   });
+};
 const bclickidOf = (response: { headers: { location?: unknown } }) =>
   new URL(String(response.headers.location)).searchParams.get("bclickid");
 
-/** Every trace a click leaves: its row and both sides' verified counts. */
+/**
+ * Every trace a click leaves: its row, both sides' verified counts, and the clicks stored as
+ * `not_live` (CONTRACT §5: kept with their reason, never verified).
+ */
 async function traces() {
   const metrics = async (headers: Record<string, string>) =>
     (await t.app.inject({ url: "/api/metrics/clicks", headers })).json();
+  const notLive = await t.database.db
+    .select({ verified: clickEvents.verified })
+    .from(clickEvents)
+    .where(eq(clickEvents.reason, "not_live"));
+  expect(notLive.every((row) => !row.verified)).toBe(true);
   return {
     events: (await t.database.db.select().from(clickEvents)).length,
+    notLive: notLive.length,
     sent: (await metrics(buddies.partner.headers)).sent,
     received: (await metrics(buddies.org.headers)).received,
   };
@@ -128,15 +140,15 @@ describe("only live ads count", () => {
     expect(refused.json()).toEqual({ message: NOT_SHAREABLE.inactive });
   });
 
-  it("takes a draft's signed link to its page without a click id, recording nothing", async () => {
+  it("takes a draft's signed link to its page without a click id, counting nothing", async () => {
     const before = await traces();
     const response = await follow(pathOf(draftLink));
     expect(response.statusCode).toBe(302);
     expect(response.headers.location).toBe(draftTarget);
-    expect(await traces()).toEqual(before);
+    expect(await traces()).toEqual({ ...before, events: before.events + 1, notLive: before.notLive + 1 });
   });
 
-  it("takes an unproven company's links to its page without a click id, recording nothing", async () => {
+  it("takes an unproven company's links to its page without a click id, counting nothing", async () => {
     // As legacy data would be, announced as every service that changes a proof announces it.
     const prove = (verifiedAt: Date | null) =>
       announced(async () => {
@@ -161,7 +173,7 @@ describe("only live ads count", () => {
         expect(response.statusCode).toBe(302);
         expect(response.headers.location).toBe(buddies.ads.org.ctaUrl);
       }
-      expect(await traces()).toEqual(before);
+      expect(await traces()).toEqual({ ...before, events: before.events + 2, notLive: before.notLive + 2 });
       const refused = await shorten(buddies.trackedUrl);
       expect(refused.statusCode).toBe(400);
       expect(refused.json()).toEqual({ message: NOT_SHAREABLE.unproven });
@@ -170,7 +182,7 @@ describe("only live ads count", () => {
       await prove(proven?.at ?? new Date());
     }
     expect(bclickidOf(await follow(buddies.shortPath))).toBeTruthy();
-    expect((await traces()).events).toBe(before.events + 1);
+    expect((await traces()).events).toBe(before.events + 3);
   });
 
   it("still counts an archived ad's links, but gives it no new short link", async () => {
@@ -201,6 +213,7 @@ describe("only live ads count", () => {
     }
     expect(await traces()).toEqual({
       events: before.events + 2,
+      notLive: before.notLive,
       sent: before.sent + 2,
       received: before.received + 2,
     });
@@ -221,6 +234,6 @@ describe("only live ads count", () => {
       expect(response.statusCode).toBe(302);
       expect(bclickidOf(response)).toBeNull();
     }
-    expect(await traces()).toEqual(before);
+    expect(await traces()).toEqual({ ...before, events: before.events + 2, notLive: before.notLive + 2 });
   });
 });
