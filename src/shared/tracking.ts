@@ -139,6 +139,57 @@ export type RecordConversionInput = z.infer<typeof recordConversionSchema>;
 export const sentReceivedSchema = z.object({ sent: z.number().int(), received: z.number().int() });
 export type SentReceived = z.infer<typeof sentReceivedSchema>;
 
+/** Every reason a stored click did not count (CLICK_REASONS less `counted`). */
+export const UNCOUNTED_CLICK_REASONS = CLICK_REASONS.filter(
+  (reason): reason is Exclude<ClickReason, "counted"> => reason !== "counted",
+);
+export type UncountedClickReason = (typeof UNCOUNTED_CLICK_REASONS)[number];
+
+export const UNCOUNTED_DAYS_MIN = 1;
+export const UNCOUNTED_DAYS_MAX = 366;
+export const UNCOUNTED_DAYS_DEFAULT = 30;
+export const UNCOUNTED_DAYS_MESSAGE = `days must be a whole number from ${UNCOUNTED_DAYS_MIN} to ${UNCOUNTED_DAYS_MAX}`;
+
+export const uncountedClicksQuerySchema = z.object({
+  days: z
+    .string({ error: UNCOUNTED_DAYS_MESSAGE })
+    .regex(/^\d{1,3}$/, { error: UNCOUNTED_DAYS_MESSAGE })
+    .transform(Number)
+    .refine((days) => days >= UNCOUNTED_DAYS_MIN && days <= UNCOUNTED_DAYS_MAX, {
+      error: UNCOUNTED_DAYS_MESSAGE,
+    })
+    .optional()
+    .describe(
+      `The window, in UTC days up to today, from ${UNCOUNTED_DAYS_MIN} to ${UNCOUNTED_DAYS_MAX}; default ${UNCOUNTED_DAYS_DEFAULT}.`,
+    ),
+});
+
+const uncountedSideSchema = z.object({
+  /** Clicks stored in the window that did not count. */
+  total: z.number().int(),
+  /** How many for each reason (every reason present, 0 when none). */
+  reasons: z.object({
+    bot: z.number().int(),
+    repeat: z.number().int(),
+    burst: z.number().int(),
+    source_cap: z.number().int(),
+    own_click: z.number().int(),
+    blocked: z.number().int(),
+    not_live: z.number().int(),
+  } satisfies Record<UncountedClickReason, z.ZodNumber>),
+});
+/**
+ * CONTRACT §5: the clicks of the window that did not count, and why; sent on the caller's links,
+ * received on partners' links to the caller.
+ */
+export const uncountedClicksSchema = z.object({
+  days: z.number().int(),
+  sent: uncountedSideSchema,
+  received: uncountedSideSchema,
+});
+export type UncountedClicks = z.infer<typeof uncountedClicksSchema>;
+export type UncountedSide = z.infer<typeof uncountedSideSchema>;
+
 export const shortUrlResponseSchema = z.object({ shortUrl: z.string() });
 
 export const dailyFiguresSchema = z.array(

@@ -187,6 +187,41 @@ describe("clicks that can't be bought, on one instance", () => {
     };
     expect(await reasonsOf(t, pair)).toEqual(expected);
 
+    // The overview's breakdown: the same reasons, each side scoped to the caller's organization.
+    const uncounted = async (headers: Record<string, string>, query = "?days=30") =>
+      t.app.inject({ url: `/api/metrics/clicks/uncounted${query}`, headers });
+    const { counted: _counted, ...notCounted } = expected;
+    const breakdown = { total: 7, reasons: notCounted };
+    const nothing = {
+      total: 0,
+      reasons: { bot: 0, repeat: 0, burst: 0, source_cap: 0, own_click: 0, blocked: 0, not_live: 0 },
+    };
+    const ofAdvertiser = await uncounted(pair.advertiser.headers);
+    expect(ofAdvertiser.statusCode).toBe(200);
+    expect(ofAdvertiser.json()).toEqual({ days: 30, sent: nothing, received: breakdown });
+    expect((await uncounted(pair.sharer.headers, "")).json()).toEqual({
+      days: 30,
+      sent: breakdown,
+      received: nothing,
+    });
+    expect((await uncounted(pair.sharer.headers, "?days=1")).json()).toMatchObject({
+      days: 1,
+      sent: breakdown,
+    });
+    for (const days of ["0", "367", "abc", "1.5", "-1"]) {
+      const refused = await uncounted(pair.sharer.headers, `?days=${days}`);
+      expect(refused.statusCode, days).toBe(400);
+      expect(refused.json()).toEqual({ message: expect.stringContaining("days") });
+    }
+    expect((await t.app.inject({ url: "/api/metrics/clicks/uncounted" })).statusCode).toBe(401);
+    // Another organization sees none of the pair's clicks.
+    const outsider = await createSharedAds(t, ["reasonoutsider", "reasonoutsideradv"], [ad]);
+    expect((await uncounted(outsider.sharer.headers)).json()).toEqual({
+      days: 30,
+      sent: nothing,
+      received: nothing,
+    });
+
     const today = new Date().toISOString().slice(0, 10);
     for (const [side, direction] of [
       [pair.advertiser, "received"],

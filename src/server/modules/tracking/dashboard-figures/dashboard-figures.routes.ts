@@ -6,6 +6,9 @@ import {
   revenueQuerySchema,
   revenueSchema,
   sentReceivedSchema,
+  UNCOUNTED_DAYS_DEFAULT,
+  uncountedClicksQuerySchema,
+  uncountedClicksSchema,
 } from "@shared/tracking";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -13,6 +16,7 @@ import { requireMember } from "../../../plugins/auth";
 import { dailyFigures, recentActivity } from "./overview.service";
 import { readDailyRevenue, readRevenue } from "./revenue.service";
 import { readTotals } from "./totals.service";
+import { readUncountedClicks } from "./uncounted.service";
 
 export async function dashboardFiguresRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -32,6 +36,33 @@ export async function dashboardFiguresRoutes(app: FastifyInstance) {
       },
     );
   }
+
+  // CONTRACT §5: the clicks of a window that did not count, and why (the overview's "Why?").
+  r.get(
+    "/api/metrics/clicks/uncounted",
+    {
+      config: { access: "member" },
+      schema: {
+        summary: "Clicks that did not count, by reason",
+        description:
+          "Clicks stored in the last `days` UTC days (today included) that did not count, on your links " +
+          "(`sent`) and on partners' links to you (`received`), by reason: `bot`, `repeat`, `burst`, " +
+          "`source_cap` (past 3 a day from one network source for the pair), `own_click` (from where a " +
+          "member of the sender signed in), `blocked`, `not_live`.",
+        querystring: uncountedClicksQuerySchema,
+        response: {
+          200: uncountedClicksSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      const { organizationId } = requireMember(request);
+      return readUncountedClicks(app.db, organizationId, request.query.days ?? UNCOUNTED_DAYS_DEFAULT);
+    },
+  );
 
   // CONTRACT §8: revenue both ways, per currency; with partnerId, one Buddy's.
   r.get(
