@@ -103,7 +103,7 @@ test("a purchase through Stripe shows as revenue received by the advertiser and 
   expect(download.suggestedFilename()).toMatch(/^conversions-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await readFile((await download.path()) ?? "", "utf8");
   expect(csv.split("\r\n")[0]).toBe(
-    "id,occurred_at,direction,type,partner_id,partner_name,click_id,customer_id,value,currency,event_id,collateral_id",
+    "id,occurred_at,direction,type,partner_id,partner_name,click_id,customer_id,value,currency,event_id,collateral_id,refunded",
   );
   expect(csv).toContain(`,sent,purchase,${advertiser.organizationId},`);
   expect(csv).toContain(`,${clickId},cus_e2e,49.99,USD,`);

@@ -135,6 +135,7 @@ describe("Settings → API Keys & Webhooks: webhooks", { timeout: 20_000 }, () =
     expect(dialog.getByRole("checkbox", { name: "conversion.created" })).toBeChecked();
     expect(dialog.getByText("A conversion is recorded (sent or received)")).toBeInTheDocument();
     await userEvent.click(dialog.getByRole("checkbox", { name: "conversion.created" }));
+    await userEvent.click(dialog.getByRole("checkbox", { name: "conversion.refunded" }));
     await userEvent.click(dialog.getByRole("checkbox", { name: "relationship.created" }));
     await userEvent.click(dialog.getByRole("button", { name: "Add endpoint" }));
     expect(
