@@ -1,5 +1,13 @@
 import type { Relationship } from "@shared/relationships";
-import type { Activity, DailyFigures, DailyRevenue, Revenue, SentReceived } from "@shared/tracking";
+import {
+  type Activity,
+  type DailyFigures,
+  type DailyRevenue,
+  type Revenue,
+  type SentReceived,
+  UNCOUNTED_DAYS_DEFAULT,
+  type UncountedClicks,
+} from "@shared/tracking";
 import { useQuery } from "@tanstack/react-query";
 import { OVERVIEW_LEDGER_DAYS, partnersPath } from "@/features/overview/partners/api";
 
@@ -9,11 +17,19 @@ export const DAILY_FIGURES_PATH = "/api/metrics/daily";
 export const ACTIVITY_PATH = "/api/activity";
 export const REVENUE_PATH = "/api/metrics/revenue";
 export const DAILY_REVENUE_PATH = "/api/metrics/revenue/daily";
+/** The window the clicks cards explain on demand ("Why?"). */
+export const UNCOUNTED_DAYS = UNCOUNTED_DAYS_DEFAULT;
+export const UNCOUNTED_CLICKS_PATH = `/api/metrics/clicks/uncounted?days=${UNCOUNTED_DAYS}`;
 /** The same key as the Buddies page, so both share one cache entry and one invalidation. */
 const RELATIONSHIPS_PATH = "/api/relationships";
 
 export function useClickTotals() {
   return useQuery<SentReceived>({ queryKey: [CLICK_TOTALS_PATH] });
+}
+
+/** Why clicks did not count (CONTRACT §5), fetched only once someone asks. */
+export function useUncountedClicks(enabled: boolean) {
+  return useQuery<UncountedClicks>({ queryKey: [UNCOUNTED_CLICKS_PATH], enabled });
 }
 
 export function useLeadTotals() {

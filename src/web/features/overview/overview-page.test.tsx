@@ -109,6 +109,41 @@ describe("Overview page", { timeout: 15_000 }, () => {
     }
   });
 
+  it("explains on demand why clicks did not count, on each clicks card, fetching only when asked", async () => {
+    const reasons = { bot: 0, repeat: 0, burst: 0, source_cap: 0, own_click: 0, blocked: 0, not_live: 0 };
+    const fetchMock = signedIn({
+      "GET /api/metrics/clicks/uncounted?days=30": jsonResponse(200, {
+        days: 30,
+        sent: { total: 12, reasons: { ...reasons, bot: 9, repeat: 3 } },
+        received: { total: 0, reasons },
+      }),
+    });
+    renderApp("/dashboard");
+    await statCards();
+    const asked = () => fetchCalls(fetchMock).filter((call) => call.includes("/uncounted")).length;
+    expect(asked()).toBe(0);
+    // The six cards stay as SPEC has them; only the two clicks cards have a "Why?".
+    const why = screen.getAllByRole("button", { name: "Why?" });
+    expect(why).toHaveLength(2);
+    const [sent, received] = why as [HTMLElement, HTMLElement];
+    expect(sent).toHaveAttribute("aria-expanded", "false");
+    fireEvent.click(sent);
+    expect(sent).toHaveAttribute("aria-expanded", "true");
+    const [sentText] = await screen.findAllByTestId("uncounted-clicks-text");
+    await waitFor(() => expect(sentText).toHaveTextContent("12 not counted: 9 bots, 3 repeats"));
+    expect(sentText).toHaveTextContent("Last 30 days");
+    fireEvent.click(received);
+    await waitFor(() =>
+      expect(screen.getAllByTestId("uncounted-clicks-text")[1]).toHaveTextContent("Every click counted"),
+    );
+    expect(asked()).toBe(1);
+    // Opening it did not follow the card's link: the overview is still there.
+    expect(screen.getAllByTestId("stat-card")).toHaveLength(6);
+    fireEvent.click(sent);
+    expect(sent).toHaveAttribute("aria-expanded", "false");
+    expect(screen.getAllByTestId("uncounted-clicks-text")).toHaveLength(1);
+  });
+
   it("shows the organization profile", async () => {
     signedIn();
     renderApp("/dashboard");

@@ -1,4 +1,5 @@
 import type { LucideIcon } from "lucide-react";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -13,18 +14,32 @@ export type StatCardProps = {
   href: string;
   value: number | undefined;
   status: "pending" | "error" | "success";
+  /** Shown under the number, above the card's link (the clicks cards' "Why?"). */
+  details?: ReactNode;
 };
 
-/** One overview number; the whole card links to the page where that number comes from. */
-export function StatCard({ id, label, description, icon: Icon, href, value, status }: StatCardProps) {
+/**
+ * One overview number; the whole card links to the page where that number comes from (the link
+ * covers the card), while `details` sit above the link so their button is not inside it.
+ */
+export function StatCard({
+  id,
+  label,
+  description,
+  icon: Icon,
+  href,
+  value,
+  status,
+  details,
+}: StatCardProps) {
   return (
-    <Link
-      to={href}
-      data-testid="stat-card"
-      data-stat={id}
-      className="group rounded-xl outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-    >
-      <Card className="h-full gap-2 py-4 transition-colors group-hover:border-primary/40 group-hover:bg-accent/40">
+    <Card className="relative h-full gap-2 py-4 transition-colors has-[a:hover]:border-primary/40 has-[a:hover]:bg-accent/40">
+      <Link
+        to={href}
+        data-testid="stat-card"
+        data-stat={id}
+        className="grid gap-2 rounded-xl outline-none after:absolute after:inset-0 after:rounded-xl focus-visible:after:ring-[3px] focus-visible:after:ring-ring/50"
+      >
         <CardHeader className="flex items-center justify-between gap-2 px-4 sm:px-5">
           <CardTitle className="font-medium text-sm">{label}</CardTitle>
           <Icon aria-hidden="true" className="size-4 text-muted-foreground" />
@@ -44,7 +59,8 @@ export function StatCard({ id, label, description, icon: Icon, href, value, stat
           )}
           <p className="text-muted-foreground text-xs">{description}</p>
         </CardContent>
-      </Card>
-    </Link>
+      </Link>
+      {details ? <div className="relative z-10 px-4 sm:px-5">{details}</div> : null}
+    </Card>
   );
 }

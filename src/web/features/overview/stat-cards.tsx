@@ -4,6 +4,7 @@ import { useClickTotals, useLeadTotals, useRelationshipList } from "@/features/o
 import { countActiveRelationships } from "@/features/overview/count-relationships";
 import { LoadError } from "@/features/overview/load-error";
 import { StatCard, type StatCardProps } from "@/features/overview/stat-card";
+import { UncountedClicks } from "@/features/overview/uncounted-clicks";
 import { paths } from "@/lib/paths";
 
 /** Maps a query to a card's status and number without repeating the three-way check six times. */
@@ -36,6 +37,7 @@ export function StatCards() {
       icon: ArrowUpRight,
       href: paths.marketing,
       ...fromQuery(clicks, (totals) => totals.sent),
+      details: <UncountedClicks direction="sent" />,
     },
     {
       id: "clicks-received",
@@ -44,6 +46,7 @@ export function StatCards() {
       icon: ArrowDownLeft,
       href: paths.marketing,
       ...fromQuery(clicks, (totals) => totals.received),
+      details: <UncountedClicks direction="received" />,
     },
     {
       id: "leads-sent",
