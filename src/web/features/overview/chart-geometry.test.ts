@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   chartLayout,
   labelledDayIndexes,
+  niceRange,
   niceScale,
   seriesPoints,
   summarizeDailyFigures,
+  yPosition,
 } from "@/features/overview/chart-geometry";
 import { makeDailyFigures } from "@/features/overview/daily-figures-fixture";
 
@@ -13,6 +15,18 @@ describe("niceScale", () => {
     expect(niceScale(0)).toEqual({ max: 1, ticks: [0, 1] });
     expect(niceScale(7)).toEqual({ max: 8, ticks: [0, 2, 4, 6, 8] });
     expect(niceScale(120)).toEqual({ max: 150, ticks: [0, 50, 100, 150] });
+  });
+});
+
+describe("niceRange", () => {
+  it("reaches below 0 for a day of net refunds, 0 among the ticks, and plots within the area", () => {
+    expect(niceRange(-30, 100)).toEqual({ min: -50, max: 100, ticks: [-50, 0, 50, 100] });
+    expect(niceRange(-20, 0)).toEqual({ min: -20, max: 0, ticks: [-20, -15, -10, -5, 0] });
+    const layout = chartLayout(640);
+    const { min, max } = niceRange(-30, 100);
+    expect(yPosition(layout, min, max, min)).toBe(layout.top + layout.plotHeight);
+    expect(yPosition(layout, max, max, min)).toBe(layout.top);
+    expect(yPosition(layout, -30, max, min)).toBeLessThan(layout.top + layout.plotHeight);
   });
 });
 

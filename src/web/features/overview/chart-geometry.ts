@@ -77,13 +77,37 @@ export function niceScale(maxValue: number, maxTicks = 4): { max: number; ticks:
   return { max, ticks: Array.from({ length: max / step + 1 }, (_, index) => index * step) };
 }
 
+/**
+ * A y axis that may go below 0 (net revenue: a day whose refunds took back more than it earned),
+ * from a round minimum under `minValue` to a round maximum, 0 among the ticks.
+ */
+export function niceRange(
+  minValue: number,
+  maxValue: number,
+  maxTicks = 4,
+): { min: number; max: number; ticks: number[] } {
+  const low = Math.min(minValue, 0);
+  const high = Math.max(maxValue, 0);
+  const raw = Math.max(high - low, 1) / maxTicks;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const nice = [1, 2, 5, 10].map((factor) => factor * magnitude).find((candidate) => candidate >= raw) ?? raw;
+  const step = Math.max(1, Math.ceil(nice));
+  const min = Math.floor(low / step) * step;
+  const max = Math.max(Math.ceil(high / step) * step, min + step);
+  return {
+    min,
+    max,
+    ticks: Array.from({ length: (max - min) / step + 1 }, (_, index) => min + index * step),
+  };
+}
+
 export function xPosition(layout: ChartLayout, index: number, count: number): number {
   if (count <= 1) return layout.left + layout.plotWidth / 2;
   return layout.left + (index * layout.plotWidth) / (count - 1);
 }
 
-export function yPosition(layout: ChartLayout, value: number, max: number): number {
-  return layout.top + layout.plotHeight - (value / max) * layout.plotHeight;
+export function yPosition(layout: ChartLayout, value: number, max: number, min = 0): number {
+  return layout.top + layout.plotHeight - ((value - min) / (max - min)) * layout.plotHeight;
 }
 
 /** The `points` attribute of one series' polyline. */
@@ -92,11 +116,12 @@ export function seriesPoints<K extends string>(
   key: K,
   layout: ChartLayout,
   max: number,
+  min = 0,
 ): string {
   return days
     .map(
       (day, index) =>
-        `${round(xPosition(layout, index, days.length))},${round(yPosition(layout, day[key], max))}`,
+        `${round(xPosition(layout, index, days.length))},${round(yPosition(layout, day[key], max, min))}`,
     )
     .join(" ");
 }
@@ -165,4 +190,12 @@ export function maxDailyValue<K extends string = SeriesKey>(
   series: readonly ChartSeries<K>[] = CHART_SERIES as unknown as ChartSeries<K>[],
 ): number {
   return Math.max(0, ...days.flatMap((day) => series.map((item) => day[item.key])));
+}
+
+/** The lowest value of the chart's series, or 0: below 0 only for net revenue. */
+export function minDailyValue<K extends string = SeriesKey>(
+  days: readonly ChartDay<NoInfer<K>>[],
+  series: readonly ChartSeries<K>[] = CHART_SERIES as unknown as ChartSeries<K>[],
+): number {
+  return Math.min(0, ...days.flatMap((day) => series.map((item) => day[item.key])));
 }

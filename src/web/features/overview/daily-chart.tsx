@@ -10,6 +10,8 @@ import {
   formatDay,
   labelledDayIndexes,
   maxDailyValue,
+  minDailyValue,
+  niceRange,
   niceScale,
   type SeriesKey,
   seriesPoints,
@@ -82,7 +84,12 @@ export function DailyChart<K extends string = SeriesKey>({
 
   const layout = chartLayout(width);
   const { series: shown, text } = kind;
-  const { max, ticks } = niceScale(maxDailyValue(days, shown));
+  // Net revenue may dip below 0 on a day of refunds: the axis then reaches below 0 too.
+  const lowest = minDailyValue(days, shown);
+  const { min, max, ticks } =
+    lowest < 0
+      ? niceRange(lowest, maxDailyValue(days, shown))
+      : { min: 0, ...niceScale(maxDailyValue(days, shown)) };
   const bottom = layout.top + layout.plotHeight;
   const labelled = labelledDayIndexes(days.length, layout);
   const columnWidth = days.length > 1 ? layout.plotWidth / (days.length - 1) : layout.plotWidth;
@@ -106,7 +113,7 @@ export function DailyChart<K extends string = SeriesKey>({
         <desc id={descriptionId}>{summary}</desc>
 
         {ticks.map((tick) => {
-          const y = yPosition(layout, tick, max);
+          const y = yPosition(layout, tick, max, min);
           return (
             <g key={tick}>
               <line
@@ -165,7 +172,7 @@ export function DailyChart<K extends string = SeriesKey>({
           <g key={series.key} data-series={series.key} className={series.colour}>
             <polyline
               data-testid="chart-line"
-              points={seriesPoints(days, series.key, layout, max)}
+              points={seriesPoints(days, series.key, layout, max, min)}
               fill="none"
               stroke="currentColor"
               strokeWidth="2"
@@ -177,7 +184,7 @@ export function DailyChart<K extends string = SeriesKey>({
                 key={day.day}
                 data-testid="chart-point"
                 cx={xPosition(layout, index, days.length)}
-                cy={yPosition(layout, day[series.key], max)}
+                cy={yPosition(layout, day[series.key], max, min)}
                 r={pointRadius}
                 fill="currentColor"
               />

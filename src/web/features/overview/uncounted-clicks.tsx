@@ -22,7 +22,7 @@ export function UncountedClicks({ direction }: { direction: "sent" | "received" 
         type="button"
         variant="link"
         size="sm"
-        className="h-6 justify-self-start px-0 text-muted-foreground text-xs"
+        className="h-6 justify-self-start px-0 text-muted-foreground text-xs has-[>svg]:px-0"
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((value) => !value)}
