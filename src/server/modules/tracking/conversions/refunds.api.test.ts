@@ -9,6 +9,7 @@ import { conversions, refunds } from "../../../db/schema";
 import { createApiKey, createOrganization, createTestApp, type TestApp } from "../../../testing/app";
 import { clickThrough, createSharedAds } from "../../../testing/buddies";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../testing/webhook-receiver";
+import { recordRefund } from "./refunds.service";
 
 /**
  * CONTRACT §8 and §9: refunds and disputes, by key and from Stripe, through the API. Each scenario
@@ -362,6 +363,38 @@ describe("POST /api/marketing/refunds", () => {
     expect(new Set(same.map((response) => response.json().id)).size).toBe(1);
     expect(await refundedMinor(id)).toBe(1000);
     expect(await figures("DKK")).toEqual(net(0));
+  });
+});
+
+describe("net revenue by day", () => {
+  it("takes a refund from the revenue of the day it happens, not the conversion's", async () => {
+    const id = await convert({ value: 40, currency: "PLN" });
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const result = await recordRefund(t.database.db, {
+      organizationId: advertiser.organizationId,
+      target: { conversionId: id },
+      refundId: "next-day",
+      kind: "refund",
+      amount: { major: 15 },
+      channel: "key",
+      now: tomorrow,
+    });
+    expect(result.outcome).toBe("recorded");
+    const daily = async (org: Org) =>
+      (await t.app.inject({ url: "/api/metrics/revenue/daily", headers: org.headers }))
+        .json()
+        .filter((row: { currency: string }) => row.currency === "PLN")
+        .map((row: { day: string; sent: number; received: number }) => [row.day, row.sent, row.received]);
+    const [today, next] = [new Date().toISOString().slice(0, 10), tomorrow.toISOString().slice(0, 10)];
+    expect(await daily(advertiser)).toEqual([
+      [today, 0, 40],
+      [next, 0, -15],
+    ]);
+    expect(await daily(sharer)).toEqual([
+      [today, 40, 0],
+      [next, -15, 0],
+    ]);
+    expect(await figures("PLN")).toEqual(net(25));
   });
 });
 
