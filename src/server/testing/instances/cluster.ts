@@ -30,8 +30,13 @@ export type Cluster = {
   stop(): Promise<void>;
 };
 
-/** `env`: settings every instance gets on top of startBuddy's. */
-export async function startCluster(options: { env?: Record<string, string> } = {}): Promise<Cluster> {
+/**
+ * `env`: settings every instance gets on top of startBuddy's. `forwardFor`: HAProxy appends the
+ * client's address to X-Forwarded-For (`option forwardfor`), for instances with TRUST_PROXY.
+ */
+export async function startCluster(
+  options: { env?: Record<string, string>; forwardFor?: boolean } = {},
+): Promise<Cluster> {
   const stack: Array<() => Promise<unknown>> = [];
   const dataDirs: string[] = [];
   const stopAll = async () => {
@@ -75,7 +80,7 @@ export async function startCluster(options: { env?: Record<string, string> } = {
     await Promise.all([start("a"), start("b")]);
     const balancer = await startHaproxy(
       (["a", "b"] as const).map((name) => ({ name, port: ports[name] })),
-      { port: balancerPort },
+      { port: balancerPort, forwardFor: options.forwardFor },
     );
     stack.push(() => balancer.stop());
 
