@@ -77,6 +77,25 @@ describe("the click classifier when Redis is unreachable", () => {
     expect(log.warn).toHaveBeenCalledTimes(1);
   });
 
+  it("judges sources' allowances and sign-ins in process memory too, a sign-in never failing", async () => {
+    const log = { warn: vi.fn() };
+    const redis = client(`redis://127.0.0.1:${await closedPort()}`, FAIL_FAST);
+    const classify = createClickClassifier({ redis, keyPrefix: PREFIX });
+    const source = randomUUID();
+    // The sign-in's own Redis write fails; it is logged, and the process memory keeps it.
+    await classify.rememberSignIn(["org-own"], source, log);
+    expect(await classify(person(log)({ source, mailKey: "org-own" }))).toMatchObject({
+      reason: "own_click",
+    });
+    const reasons: string[] = [];
+    for (let i = 0; i < 4; i++)
+      reasons.push(
+        (await classify(person(log)({ source, pairKey: "org-sender>x", now: T0 + i * 2000 }))).reason,
+      );
+    expect(reasons).toEqual(["counted", "counted", "counted", "source_cap"]);
+    expect(log.warn).toHaveBeenCalledWith(expect.stringContaining("sign-in"));
+  });
+
   it("does not keep a click waiting on a Redis that accepts but never answers", async () => {
     const log = { warn: vi.fn() };
     const port = await listen();
