@@ -86,20 +86,25 @@ export function createClickTracker(deps: {
   const classify = createClickClassifier({ redis: deps.redis });
   const hashVisitor = createVisitorHasher(deps.visitorSalts);
   // A network source's key is stable (a sign-in is remembered for 30 days), so it is keyed with the
-  // app's secret rather than the day's salt. Most clicks come from sources seen before.
-  const sourceKeys = new LRUCache<string, string>({ max: 50_000 });
+  // app's secret rather than the day's salt. Most clicks come from addresses seen before: the
+  // address's key (null for loopback) is remembered rather than parsed and hashed again.
+  const sourceKeys = new LRUCache<string, { key: string | null }>({ max: 50_000 });
   function sourceKeyOf(ip: string): string | null {
-    const network = networkSource(ip);
-    if (network === null) return null;
-    let key = sourceKeys.get(network);
-    if (key === undefined) {
-      key = createHmac("sha256", deps.secret)
-        .update(`network-source|${network}`)
-        .digest("base64url")
-        .slice(0, 22);
-      sourceKeys.set(network, key);
+    let known = sourceKeys.get(ip);
+    if (known === undefined) {
+      const network = networkSource(ip);
+      known = {
+        key:
+          network === null
+            ? null
+            : createHmac("sha256", deps.secret)
+                .update(`network-source|${network}`)
+                .digest("base64url")
+                .slice(0, 22),
+      };
+      sourceKeys.set(ip, known);
     }
-    return key;
+    return known.key;
   }
   // A collateral's host, status, author's proof and its advertiser's block list rarely change. A
   // change is announced to every instance like any change of collateral, organization or
