@@ -156,7 +156,8 @@ export function PartnerLedgerCard({ partner }: { partner: { id: string; name: st
             </span>
             <p className="text-muted-foreground text-xs">
               The Ads API picks {partner.name}'s ads for your newsletters with weight {formatAdWeight(weight)}
-              , against ×1 for a Buddy with no history, from the clicks of the last {shortWindow} days.
+              , against ×1 for a Buddy with no history, from the clicks of the last {shortWindow} days and the
+              leads and sales each of you recorded with its own API key or Stripe.
             </p>
           </div>
         </div>
