@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * Buddy counts in UTC days (the roll-ups, the ledger's and the overview's windows, exports, the
  * visitor salts), so a day is always this long: there is no 23- or 25-hour day in UTC.
@@ -10,4 +12,22 @@ export const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0
 /** The first day (UTC, YYYY-MM-DD) of a window of `days` days that ends today. */
 export function windowStart(days: number, now = new Date()): string {
   return isoDay(now.getTime() - (days - 1) * DAY_MS);
+}
+
+/** The message a window of days out of its bounds is refused with (400). */
+export const daysMessage = (min: number, max: number) => `days must be a whole number from ${min} to ${max}`;
+
+/**
+ * A `?days=` query parameter: a whole number of UTC days up to today, from `min` to `max`, or
+ * absent (`fallback` then applies). Digits only: no sign, exponent, fraction or space.
+ */
+export function daysQuerySchema(min: number, max: number, fallback: number) {
+  const message = daysMessage(min, max);
+  return z
+    .string({ error: message })
+    .regex(/^\d{1,3}$/, { error: message })
+    .transform(Number)
+    .refine((days) => days >= min && days <= max, { error: message })
+    .optional()
+    .describe(`The window, in UTC days up to today, from ${min} to ${max}; default ${fallback}.`);
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { moneyTotalSchema } from "./tracking";
+import { daysMessage, daysQuerySchema } from "./days";
+import { moneyTotalSchema, type SentReceived, sentReceivedSchema } from "./tracking";
 
 /** CONTRACT §10: the ledger's window, in days, and the one the Ads API weighs partners over. */
 export const LEDGER_DAYS_MIN = 1;
@@ -23,8 +24,7 @@ export const AD_WEIGHT_SMOOTHING = 10;
 export const AD_WEIGHT_PROOF_SMOOTHING = 3;
 
 /** Counts both ways: `received` what the partner gave the caller, `sent` what the caller gave it. */
-export type BothWays = { sent: number; received: number };
-const NO_PROOF: BothWays = { sent: 0, received: 0 };
+const NO_PROOF: SentReceived = { sent: 0, received: 0 };
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
@@ -48,7 +48,7 @@ const clamp = (value: number, min: number, max: number) => Math.min(max, Math.ma
  * handful of events from swinging it, and the bounds keep every partner in the rotation and none
  * taking it over. Worked examples: docs/decisions.md and the API docs' "How partners take turns".
  */
-export function adWeight(clicks: BothWays, proven: BothWays = NO_PROOF): number {
+export function adWeight(clicks: SentReceived, proven: SentReceived = NO_PROOF): number {
   const byClicks = clamp(
     (clicks.received + AD_WEIGHT_SMOOTHING) / (clicks.sent + AD_WEIGHT_SMOOTHING),
     AD_WEIGHT_MIN,
@@ -62,28 +62,18 @@ export function adWeight(clicks: BothWays, proven: BothWays = NO_PROOF): number 
   return clamp(byClicks * byProof, AD_WEIGHT_MIN, AD_WEIGHT_MAX);
 }
 
-export const LEDGER_DAYS_MESSAGE = `days must be a whole number from ${LEDGER_DAYS_MIN} to ${LEDGER_DAYS_MAX}`;
+export const LEDGER_DAYS_MESSAGE = daysMessage(LEDGER_DAYS_MIN, LEDGER_DAYS_MAX);
 
 export const partnersQuerySchema = z.object({
-  days: z
-    .string({ error: LEDGER_DAYS_MESSAGE })
-    .regex(/^\d{1,3}$/, { error: LEDGER_DAYS_MESSAGE })
-    .transform(Number)
-    .refine((days) => days >= LEDGER_DAYS_MIN && days <= LEDGER_DAYS_MAX, { error: LEDGER_DAYS_MESSAGE })
-    .optional()
-    .describe(
-      `The window, in days up to today (UTC), from ${LEDGER_DAYS_MIN} to ${LEDGER_DAYS_MAX}; default ${LEDGER_DAYS_DEFAULT}.`,
-    ),
+  days: daysQuerySchema(LEDGER_DAYS_MIN, LEDGER_DAYS_MAX, LEDGER_DAYS_DEFAULT),
 });
-
-const sentReceived = z.object({ sent: z.number().int(), received: z.number().int() });
 
 export const partnerLedgerSchema = z.object({
   organizationId: z.string(),
   name: z.string(),
   /** sent: the caller's clicks (and leads) to the partner's ads; received: the partner's to the caller's. */
-  clicks: sentReceived,
-  leads: sentReceived,
+  clicks: sentReceivedSchema,
+  leads: sentReceivedSchema,
   revenue: z.object({ sent: z.array(moneyTotalSchema), received: z.array(moneyTotalSchema) }),
   /** clicks.received − clicks.sent: positive when the partner has given more than it got. */
   balance: z.number().int(),

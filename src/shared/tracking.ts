@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { daysMessage, daysQuerySchema } from "./days";
 import { DEFAULT_CURRENCY, isCurrency, moneyMessage, toMinorUnits } from "./money";
 import { allowedJson, text } from "./text";
 
@@ -148,20 +149,10 @@ export type UncountedClickReason = (typeof UNCOUNTED_CLICK_REASONS)[number];
 export const UNCOUNTED_DAYS_MIN = 1;
 export const UNCOUNTED_DAYS_MAX = 366;
 export const UNCOUNTED_DAYS_DEFAULT = 30;
-export const UNCOUNTED_DAYS_MESSAGE = `days must be a whole number from ${UNCOUNTED_DAYS_MIN} to ${UNCOUNTED_DAYS_MAX}`;
+export const UNCOUNTED_DAYS_MESSAGE = daysMessage(UNCOUNTED_DAYS_MIN, UNCOUNTED_DAYS_MAX);
 
 export const uncountedClicksQuerySchema = z.object({
-  days: z
-    .string({ error: UNCOUNTED_DAYS_MESSAGE })
-    .regex(/^\d{1,3}$/, { error: UNCOUNTED_DAYS_MESSAGE })
-    .transform(Number)
-    .refine((days) => days >= UNCOUNTED_DAYS_MIN && days <= UNCOUNTED_DAYS_MAX, {
-      error: UNCOUNTED_DAYS_MESSAGE,
-    })
-    .optional()
-    .describe(
-      `The window, in UTC days up to today, from ${UNCOUNTED_DAYS_MIN} to ${UNCOUNTED_DAYS_MAX}; default ${UNCOUNTED_DAYS_DEFAULT}.`,
-    ),
+  days: daysQuerySchema(UNCOUNTED_DAYS_MIN, UNCOUNTED_DAYS_MAX, UNCOUNTED_DAYS_DEFAULT),
 });
 
 const uncountedSideSchema = z.object({

@@ -9,8 +9,8 @@ import {
   AD_WEIGHT_PROOF_SMOOTHING,
   AD_WEIGHT_SMOOTHING,
   adWeight,
-  type BothWays,
 } from "@shared/reciprocity";
+import type { SentReceived } from "@shared/tracking";
 import { Shuffle } from "lucide-react";
 import { CodeBlock } from "@/components/code-block";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -46,8 +46,8 @@ const DRAW_RULES = [
 ] as const;
 
 type Example = {
-  clicks: BothWays;
-  proven: BothWays;
+  clicks: SentReceived;
+  proven: SentReceived;
   meaning: string;
 };
 
