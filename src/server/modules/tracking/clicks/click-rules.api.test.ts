@@ -103,7 +103,12 @@ describe("clicks that can't be bought, on one instance", () => {
     const pair = await createSharedAds(t, ["ownsharer", "ownadvertiser"], [ad]);
     const url = pair.trackedUrls[0] as string;
     await signIn(t, pair.sharer.email, "192.0.2.55");
-    for (let i = 0; i < 5; i++) await click(t, url, `192.0.2.${60 + i}`);
+    for (let i = 0; i < 5; i++) {
+      const own = await click(t, url, `192.0.2.${60 + i}`);
+      // Nor can it bring a lead: the sender's own visit lands without a click id.
+      expect(own.statusCode).toBe(302);
+      expect(new URL(String(own.headers.location)).searchParams.has("bclickid")).toBe(false);
+    }
     expect(await reasonsOf(t, pair)).toEqual({ own_click: 5 });
     expect(await receivedClicks(t, pair)).toBe(0);
     // Own clicks used none of the source's allowance for another sender's link from there.

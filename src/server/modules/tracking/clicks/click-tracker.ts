@@ -251,11 +251,14 @@ export function createClickTracker(deps: {
     // CONTRACT §5: a hit that is not a person's is kept but can record no lead. Its stored id
     // proves nothing, and the reader lands without one, so a landing page keeps the click id of
     // the person's own earlier click (click.js) rather than have it replaced by nothing usable.
-    // A person's click that does not count (a repeat, past the source's allowance, the sender's
-    // own) is still a person's: a lead it brings is the advertiser's to record.
-    const clickId = clickIds.issue(link.sourceOrgId, link.targetOrgId, now, !verdict.bot);
+    // The sender's own click is treated the same: a sender must not make its own leads, or proof
+    // for its ad weight, by signing up at its partner through its own links. A reader's click
+    // that does not count otherwise (a repeat, past the source's allowance) is still a person's:
+    // a lead it brings is the advertiser's to record.
+    const usable = !verdict.bot && verdict.reason !== "own_click";
+    const clickId = clickIds.issue(link.sourceOrgId, link.targetOrgId, now, usable);
     await store(clickId, verdict);
-    return verdict.bot ? target.landingWithoutId : target.landingPrefix + clickId + target.landingSuffix;
+    return usable ? target.landingPrefix + clickId + target.landingSuffix : target.landingWithoutId;
   }
 
   /**
