@@ -244,9 +244,15 @@ export function createRedisClickMemory(redis: Redis, options: SharedMemoryOption
     );
   }
 
+  /** After a sign-in's write failed, sign-ins skip Redis this long, as clicks do after theirs. */
+  let signInsRetryAt = 0;
   async function rememberSignIn(senderKeys: readonly string[], source: string, now: number, log: MemoryLog) {
     options.fallback().rememberSignIn(senderKeys, source, now);
     if (senderKeys.length === 0) return;
+    // As the clicks do: a sign-in never waits on a Redis known to be away (the outage is logged
+    // once, by the click memory's fallback); this instance's memory has it meanwhile.
+    const at = Date.now();
+    if (DISCONNECTED.has(redis.status) || (down && at < retryAt) || at < signInsRetryAt) return;
     const pipeline = redis.pipeline();
     for (const senderKey of senderKeys) pipeline.set(signInKey(source, senderKey), now, "PX", OWN_SOURCE_MS);
     const written = await withTimeout(
@@ -257,8 +263,10 @@ export function createRedisClickMemory(redis: Redis, options: SharedMemoryOption
       timeoutMs,
       () => `did not answer within ${timeoutMs} ms`,
     );
-    if (written)
+    if (written) {
+      signInsRetryAt = Date.now() + RETRY_AFTER_MS;
       log.warn(`click memory: a sign-in's network source was not shared through Redis (${written})`);
+    }
   }
 
   return { recall, rememberSignIn };
