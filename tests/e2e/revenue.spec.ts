@@ -136,6 +136,10 @@ test("a purchase through Stripe shows as revenue received by the advertiser and 
     await expect(call.getByTestId("request-body-table").getByText(field, { exact: true })).toBeVisible();
   await expect(call.getByText(/Your idempotency key/)).toBeVisible();
   const webhook = page.getByTestId("api-operation").filter({ hasText: "Stripe webhook" });
-  await expect(webhook.getByText(/checkout\.session\.completed and invoice\.paid/)).toBeVisible();
+  await expect(
+    webhook.getByText(
+      /checkout\.session\.completed, invoice\.paid, charge\.refunded, charge\.dispute\.created and/,
+    ),
+  ).toBeVisible();
   await webhook.screenshot({ path: testInfo.outputPath("api-docs-stripe-webhook.png") });
 });
