@@ -535,6 +535,8 @@ export const stripeConnections = pgTable("stripe_connections", {
     .references(() => organizations.id, { onDelete: "cascade" }),
   webhookSecretSealed: text().notNull(),
   connectedAt: createdAt(),
+  /** When a signed event last arrived, so the admin sees that the connection works. */
+  lastEventAt: time(),
 });
 
 /**
@@ -641,16 +643,29 @@ export const billingAccounts = pgTable("billing_accounts", {
   updatedAt: createdAt(),
 });
 
-/** SPEC §2 Notifications: stored per organization; no row means all off. */
+/**
+ * Issue 37 item 8: each person's mail choices (SPEC §2's four toggles); no row means the
+ * defaults, every kind on but product news.
+ */
 export const notificationPreferences = pgTable("notification_preferences", {
-  organizationId: text()
+  userId: text()
     .primaryKey()
-    .references(() => organizations.id, { onDelete: "cascade" }),
-  emailNotifications: boolean().notNull().default(false),
+    .references(() => users.id, { onDelete: "cascade" }),
+  emailNotifications: boolean().notNull().default(true),
   marketingEmails: boolean().notNull().default(false),
-  newCompetitorAlerts: boolean().notNull().default(false),
-  weeklyDigest: boolean().notNull().default(false),
+  newCompetitorAlerts: boolean().notNull().default(true),
+  weeklyDigest: boolean().notNull().default(true),
   updatedAt: createdAt(),
+});
+
+/**
+ * Notices sent once for good (a first lead from a partner, a week's digest to a person): the key
+ * names the notice and its subject, inserted in the transaction that queues the mail, so any
+ * number of instances send it once.
+ */
+export const notificationsSent = pgTable("notifications_sent", {
+  key: text().primaryKey(),
+  createdAt: createdAt(),
 });
 
 // ── Outbox ──────────────────────────────────────────────────────────────────
@@ -743,6 +758,8 @@ export const webhookAttempts = pgTable(
     durationMs: integer().notNull(),
     /** The response's first 1 KB, or why there was none. */
     responseBody: text(),
+    /** The body sent, as signed (its first 16 KB), for the deliveries drawer. */
+    requestBody: text(),
     createdAt: createdAt(),
   },
   (t) => [index().on(t.endpointId, t.createdAt), index().on(t.createdAt)],

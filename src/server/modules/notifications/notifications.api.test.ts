@@ -10,35 +10,35 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe("Notification preferences", () => {
-  it("are all off for a new organization, for admins and members alike", async () => {
+  it("are every kind but product news for a new person, admins and members alike", async () => {
     const admin = await createOrganization(t, "notifyco");
     const member = await addMember(t, admin.organizationId);
-    const off = {
-      emailNotifications: false,
+    const defaults = {
+      emailNotifications: true,
       marketingEmails: false,
-      newCompetitorAlerts: false,
-      weeklyDigest: false,
+      newCompetitorAlerts: true,
+      weeklyDigest: true,
     };
     for (const headers of [admin.headers, member.headers]) {
       const response = await t.app.inject({ url: "/api/notification-preferences", headers });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual(off);
+      expect(response.json()).toEqual(defaults);
     }
   });
 
-  it("answer what is stored for the organization, and only its own", async () => {
+  it("answer what the person stored, and only theirs", async () => {
     const stored = await createOrganization(t, "storedprefs");
-    const other = await createOrganization(t, "otherprefs");
+    const teammate = await addMember(t, stored.organizationId);
     await t.database.db
       .insert(notificationPreferences)
-      .values({ organizationId: stored.organizationId, weeklyDigest: true });
+      .values({ userId: stored.userId, weeklyDigest: false, emailNotifications: false });
     const mine = await t.app.inject({ url: "/api/notification-preferences", headers: stored.headers });
-    expect(mine.json()).toMatchObject({ weeklyDigest: true, emailNotifications: false });
-    const theirs = await t.app.inject({ url: "/api/notification-preferences", headers: other.headers });
-    expect(theirs.json().weeklyDigest).toBe(false);
+    expect(mine.json()).toMatchObject({ weeklyDigest: false, emailNotifications: false });
+    const theirs = await t.app.inject({ url: "/api/notification-preferences", headers: teammate.headers });
+    expect(theirs.json()).toMatchObject({ weeklyDigest: true, emailNotifications: true });
     await t.database.db
       .delete(notificationPreferences)
-      .where(eq(notificationPreferences.organizationId, stored.organizationId));
+      .where(eq(notificationPreferences.userId, stored.userId));
   });
 
   it("need a session", async () => {

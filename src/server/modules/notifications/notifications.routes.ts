@@ -14,6 +14,6 @@ export async function notificationsRoutes(app: FastifyInstance) {
         response: { 200: notificationPreferencesSchema, 401: errorBodySchema, 403: errorBodySchema },
       },
     },
-    async (request) => getNotificationPreferences(app.db, requireMember(request).organizationId),
+    async (request) => getNotificationPreferences(app.db, requireMember(request).userId),
   );
 }

@@ -3,17 +3,18 @@ import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { notificationPreferences } from "../../db/schema";
 
-const ALL_OFF: NotificationPreferences = {
-  emailNotifications: false,
+/** A person who never chose: every kind of mail but product news (issue 37, item 8). */
+export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = {
+  emailNotifications: true,
   marketingEmails: false,
-  newCompetitorAlerts: false,
-  weeklyDigest: false,
+  newCompetitorAlerts: true,
+  weeklyDigest: true,
 };
 
-/** SPEC §2: the organization's stored preferences; none stored means all off. */
+/** The person's stored choices, or the defaults. */
 export async function getNotificationPreferences(
   db: DbOrTx,
-  organizationId: string,
+  userId: string,
 ): Promise<NotificationPreferences> {
   const [row] = await db
     .select({
@@ -23,6 +24,6 @@ export async function getNotificationPreferences(
       weeklyDigest: notificationPreferences.weeklyDigest,
     })
     .from(notificationPreferences)
-    .where(eq(notificationPreferences.organizationId, organizationId));
-  return row ?? ALL_OFF;
+    .where(eq(notificationPreferences.userId, userId));
+  return row ?? DEFAULT_NOTIFICATION_PREFERENCES;
 }

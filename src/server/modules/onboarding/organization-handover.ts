@@ -8,7 +8,6 @@ import {
   dismissedSuggestions,
   jobs,
   memberships,
-  notificationPreferences,
   relationships,
   sessions,
   stripeConnections,
@@ -75,7 +74,6 @@ export async function endPreviousHolders(
       ),
     );
   }
-  await tx.delete(notificationPreferences).where(eq(notificationPreferences.organizationId, organizationId));
   await tx.delete(relationships).where(eq(relationships.sourceOrgId, organizationId));
   await tx.delete(dismissedSuggestions).where(eq(dismissedSuggestions.organizationId, organizationId));
   await tx.delete(collateral).where(eq(collateral.createdByOrganizationId, organizationId));
