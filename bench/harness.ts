@@ -57,10 +57,12 @@ export function load(
     drain?: boolean;
     /** A new path for every request (new conversions rather than one repeated). */
     nextPath?: () => string;
+    /** Headers of each request on top of `headers` (readers from many networks). */
+    nextHeaders?: () => Record<string, string>;
   } = {},
 ): Promise<LoadResult> {
   const duration = options.duration ?? DURATION_S;
-  const nextPath = options.nextPath;
+  const { nextPath, nextHeaders } = options;
   const clients: LimitedClient[] = [];
   let startedAt = 0;
   let lastDoneAt = 0;
@@ -70,8 +72,18 @@ export function load(
         url,
         connections,
         headers: options.headers ?? {},
-        ...(nextPath
-          ? { requests: [{ setupRequest: (request) => ({ ...request, path: nextPath() }) }] }
+        ...(nextPath || nextHeaders
+          ? {
+              requests: [
+                {
+                  setupRequest: (request) => ({
+                    ...request,
+                    ...(nextPath ? { path: nextPath() } : {}),
+                    ...(nextHeaders ? { headers: { ...request.headers, ...nextHeaders() } } : {}),
+                  }),
+                },
+              ],
+            }
           : {}),
         // Draining: the run ends when the last connection is done, long before this deadline.
         duration: options.drain ? duration + 600 : duration,
@@ -246,6 +258,7 @@ export async function compare(
     headers?: Record<string, string>;
     drain?: boolean;
     nextPath?: () => string;
+    nextHeaders?: () => Record<string, string>;
     /** The two server processes, to report the CPU time each spends per request. */
     pids?: { base: number; target: number };
   } = {},
@@ -260,7 +273,11 @@ export async function compare(
     await waitForQuiet();
     const baseStart = cpuOf(options.pids?.base);
     // The same requests for both, made the same way: the headers, and the paths when they vary.
-    const base = await load(baseUrl, connections, { headers: options.headers, nextPath: options.nextPath });
+    const base = await load(baseUrl, connections, {
+      headers: options.headers,
+      nextPath: options.nextPath,
+      nextHeaders: options.nextHeaders,
+    });
     const baseCpu = perRequest(baseStart, cpuOf(options.pids?.base), base);
     await waitForQuiet();
     const start = cpuOf(options.pids?.target);

@@ -56,6 +56,8 @@ async function startServer(options: {
     stdio: "capture",
     env: {
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info",
+      // As in production behind one balancer: the tracking bench's readers come from many networks.
+      TRUST_PROXY: "1",
       ...(heapProbeFile === undefined ? {} : { HEAP_PROBE_FILE: heapProbeFile }),
     },
     nodeArgs: [...NODE_ARGS, ...(heapProbeFile === undefined ? [] : ["--expose-gc", "--import", HEAP_PROBE])],

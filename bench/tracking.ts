@@ -38,6 +38,20 @@ const TARGETS = {
 } as const;
 /** p99 at 50 connections on PostgreSQL. */
 const P99_MS = 30;
+/**
+ * Readers behind the balancer (the bench's server trusts one proxy hop), each request from the
+ * next address of RFC 2544's benchmarking range 198.18.0.0/15: 512 networks of 256 readers, so
+ * clicks meet every rule a real spread of readers does, the per-network allowance included.
+ */
+function readersFromManyNetworks() {
+  let reader = 0;
+  return () => {
+    reader = (reader + 1) % 0x20000;
+    const address = `198.${18 + (reader >> 16)}.${(reader >> 8) & 255}.${reader & 255}`;
+    return { "x-forwarded-for": address };
+  };
+}
+
 /** A shorter run while working on one route: BENCH_ROUTES=ads (of redirect, pixel, ads). */
 const ROUTES = new Set((process.env.BENCH_ROUTES ?? "redirect,pixel,ads").split(","));
 
@@ -68,6 +82,7 @@ export async function benchTracking(database: "PostgreSQL" | "PGlite", buddy: Bu
           base: "/redirect",
           label: "bare 302",
           min: targets.redirect[index] as number,
+          nextHeaders: readersFromManyNetworks(),
         },
         {
           key: "pixel",
@@ -95,6 +110,7 @@ export async function benchTracking(database: "PostgreSQL" | "PGlite", buddy: Bu
           // Every click the server stored must be among the 3xx counted here.
           drain: target.base === "/redirect" || target.base === "/gif",
           nextPath: "nextPath" in target ? target.nextPath : undefined,
+          nextHeaders: "nextHeaders" in target ? target.nextHeaders : undefined,
           pids: { base: baseline.pid, target: buddy.pid },
         });
         if (target.base === "/redirect") redirects += result.threeXX;
