@@ -99,37 +99,63 @@ describe("pre-registration of someone else's address", () => {
     expect((await login(email, ATTACKER_PASSWORD)).json().token).toBeUndefined();
   });
 
-  it("keeps the victim's own password when the victim signs up after the attacker, whichever mail they open", async () => {
-    const email = `founder-${crypto.randomUUID().slice(0, 6)}@victim.example`;
-    const attacker = await signUp(email, ATTACKER_PASSWORD);
-    const victim = await signUp(email, VICTIM_PASSWORD);
-    expect(victim.verifyToken).not.toBe(attacker.verifyToken);
-    // No sign-up's password works before a verification; the newest one's is told to verify.
-    expect((await login(email, VICTIM_PASSWORD)).statusCode).toBe(403);
-    expect((await login(email, ATTACKER_PASSWORD)).statusCode).toBe(401);
+  it.each([
+    ["the attacker's mail", "attacker"],
+    ["their own mail", "victim"],
+  ] as const)(
+    "keeps the victim's own password when the victim signs up after the attacker and opens %s",
+    async (_, opened) => {
+      const company = `founder-${crypto.randomUUID().slice(0, 6)}.example`;
+      const email = `founder@${company}`;
+      const attacker = await signUp(email, ATTACKER_PASSWORD);
+      const victim = await signUp(email, VICTIM_PASSWORD);
+      expect(victim.verifyToken).not.toBe(attacker.verifyToken);
+      // No sign-up's password works before a verification; the newest one's is told to verify.
+      expect((await login(email, VICTIM_PASSWORD)).statusCode).toBe(403);
+      expect((await login(email, ATTACKER_PASSWORD)).statusCode).toBe(401);
 
-    // The victim opens the attacker's mail, in the browser that holds the victim's secret.
-    const verified = await verify(attacker.verifyToken, victim.signupSecret);
-    expect(verified.statusCode).toBe(200);
-    expect(verified.json().setPasswordToken).toBeNull();
-    expect(verified.json().user.email).toBe(email);
+      // The victim opens one of the two mails, in the browser that holds the victim's secret.
+      const link = opened === "attacker" ? attacker.verifyToken : victim.verifyToken;
+      const other = opened === "attacker" ? victim.verifyToken : attacker.verifyToken;
+      const verified = await verify(link, victim.signupSecret);
+      expect(verified.statusCode).toBe(200);
+      expect(verified.json().setPasswordToken).toBeNull();
+      expect(verified.json().user.email).toBe(email);
 
-    expect((await login(email, VICTIM_PASSWORD)).statusCode).toBe(200);
-    expect((await login(email, ATTACKER_PASSWORD)).statusCode).toBe(401);
-    // Every other link of the address died with the one used.
-    expect((await verify(victim.verifyToken, victim.signupSecret)).statusCode).toBe(400);
-    const pending = await t.database.db
-      .select({ id: oneTimeTokens.id })
-      .from(oneTimeTokens)
-      .where(
-        and(
-          eq(oneTimeTokens.userId, (await account(email)).id),
-          eq(oneTimeTokens.purpose, "verify_email"),
-          isNull(oneTimeTokens.usedAt),
-        ),
+      expect((await login(email, VICTIM_PASSWORD)).statusCode).toBe(200);
+      expect((await login(email, ATTACKER_PASSWORD)).statusCode).toBe(401);
+      // Every other link of the address died with the one used, whoever's secret comes with it.
+      expect((await verify(other, victim.signupSecret)).statusCode).toBe(400);
+      expect((await verify(other, attacker.signupSecret)).statusCode).toBe(400);
+      const pending = await t.database.db
+        .select({ id: oneTimeTokens.id })
+        .from(oneTimeTokens)
+        .where(
+          and(
+            eq(oneTimeTokens.userId, (await account(email)).id),
+            eq(oneTimeTokens.purpose, "verify_email"),
+            isNull(oneTimeTokens.usedAt),
+          ),
+        );
+      expect(pending).toEqual([]);
+
+      // The victim onboards the company alone; the attacker's password still opens nothing.
+      const session = (await login(email, VICTIM_PASSWORD)).json() as { token: string };
+      const onboarded = await post(
+        "/api/onboarding",
+        onboardingForm("Founder", `https://${company}`),
+        authHeader(session.token),
       );
-    expect(pending).toEqual([]);
-  });
+      expect(onboarded.statusCode, onboarded.body).toBe(201);
+      const { organizationId } = (onboarded.json() as { user: { organizationId: string } }).user;
+      const members = await t.database.db
+        .select({ userId: memberships.userId, role: memberships.role, status: memberships.status })
+        .from(memberships)
+        .where(eq(memberships.organizationId, organizationId));
+      expect(members).toEqual([{ userId: (await account(email)).id, role: "admin", status: "active" }]);
+      expect((await login(email, ATTACKER_PASSWORD)).statusCode).toBe(401);
+    },
+  );
 
   it("never lets the attacker's secret choose the password, even with the victim's own link", async () => {
     // The worst case for the secret: the attacker somehow holds the mailed token too. Its secret

@@ -43,22 +43,28 @@ async function ledgerEntry(): Promise<PartnerLedger> {
   return entry;
 }
 
-beforeAll(async () => {
-  t = await createTestApp();
-  caller = await createOrganization(t, "weightcaller");
-  partner = await createOrganization(t, "weightpartner");
-  const api: SetUpApi = async (method, url, token, body) => {
-    const response = await t.app.inject({ method, url, headers: authHeader(token), payload: body });
-    expect(response.statusCode, response.body).toBeLessThan(300);
-    return response.json();
-  };
-  // The partner shares the caller's ad: its readers' clicks are what it gives the caller.
-  ({ trackedUrl } = await shareAdBetweenBuddies(api, partner, caller, {
+const api: SetUpApi = async (method, url, token, body) => {
+  const response = await t.app.inject({ method, url, headers: authHeader(token), payload: body });
+  expect(response.statusCode, response.body).toBeLessThan(300);
+  return response.json();
+};
+
+/** The partner shares the caller's ad: its readers' clicks are what it gives the caller. */
+async function pair(prefix: string) {
+  const newCaller = await createOrganization(t, `${prefix}caller`);
+  const newPartner = await createOrganization(t, `${prefix}partner`);
+  const shared = await shareAdBetweenBuddies(api, newPartner, newCaller, {
     name: "Try it",
     description: "The best tool.",
     ctaText: "Start",
-    ctaUrl: `https://${caller.domain}/start`,
-  }));
+    ctaUrl: `https://${newCaller.domain}/start`,
+  });
+  return { caller: newCaller, partner: newPartner, trackedUrl: shared.trackedUrl };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ({ caller, partner, trackedUrl } = await pair("weight"));
   callerKey = (await createApiKey(t, caller)).key;
 });
 afterAll(() => t.close());
@@ -104,5 +110,33 @@ describe("ad weights", () => {
     expect(proven.leads.received).toBe(6);
     expect(proven.adWeight).toBe(AD_WEIGHT_MAX);
     expect(proven.adWeight).toBe(adWeight({ sent: 0, received: 43 }, { sent: 0, received: 3 }));
+  });
+
+  it("keep the proof of a sale refunded in full: it was recorded by the caller's own key", async () => {
+    ({ caller, partner, trackedUrl } = await pair("refundweight"));
+    callerKey = (await createApiKey(t, caller)).key;
+    const clickId = await click();
+    const sale = await t.app.inject({
+      method: "POST",
+      url: "/api/marketing/conversion",
+      headers: { "x-api-key": callerKey },
+      payload: { clickId, type: "purchase", value: 49.99, currency: "USD", eventId: "order-refunded-1" },
+    });
+    expect(sale.statusCode, sale.body).toBe(201);
+    // The click's first purchase is a lead the caller recorded, and a sale: proof twice over.
+    const proven = adWeight({ sent: 0, received: 1 }, { sent: 0, received: 2 });
+    expect((await ledgerEntry()).adWeight).toBeCloseTo(proven);
+
+    const refund = await t.app.inject({
+      method: "POST",
+      url: "/api/marketing/refunds",
+      headers: { "x-api-key": callerKey },
+      payload: { eventId: "order-refunded-1", refundId: "re-weight-1" },
+    });
+    expect(refund.statusCode, refund.body).toBe(201);
+    const entry = await ledgerEntry();
+    expect(entry.leads.received).toBe(1);
+    expect(entry.adWeight).toBeCloseTo(proven);
+    expect(entry.adWeight).toBeGreaterThan(adWeight({ sent: 0, received: 1 }));
   });
 });

@@ -32,9 +32,9 @@ export const AD_WEIGHT_FORMULA = [
 
 const WEIGHT_RULES = [
   `Clicks received are the clicks the Buddy's readers made on your ads, clicks sent the clicks your readers made on the Buddy's ads, over the last ${AD_WEIGHT_DAYS} days (UTC, today included). Only counted clicks are added up: no bots, repeats or bursts, no more than 3 a day from one network, and none from where the sender's own team signs in.`,
-  "Proven received are the leads and sales from the Buddy's readers that you recorded with your own API key or Stripe; proven sent, those of your readers that the Buddy recorded with its own. The pixel proves nothing: anyone holding a click id can call it.",
+  "Proven received are the leads and sales from the Buddy's readers that you recorded with your own API key or Stripe; proven sent, those of your readers that the Buddy recorded with its own. A click's first sale is both a lead and a sale, so it counts twice, and it still counts once refunded: the sale happened, only the money went back. The pixel proves nothing: anyone holding a click id can call it.",
   `Clicks alone lift a weight to ${AD_WEIGHT_CLICKS_MAX} at most: clicks cost little to make, and what only you record is what takes it further.`,
-  `A Buddy with no history in the window has weight 1, and so does one that gave you as much as you gave it. The ${AD_WEIGHT_SMOOTHING} clicks and ${AD_WEIGHT_PROOF_SMOOTHING} proven added on both sides keep a handful of events from swinging it.`,
+  `A Buddy with no history in the window has weight 1, and so does one that sent you as much as you sent it. The ${AD_WEIGHT_SMOOTHING} clicks and ${AD_WEIGHT_PROOF_SMOOTHING} proven added on both sides keep a handful of events from swinging it.`,
   `The weight never goes below ${AD_WEIGHT_MIN} or above ${AD_WEIGHT_MAX}: every Buddy stays in the rotation, and none takes it over.`,
 ] as const;
 
@@ -61,7 +61,7 @@ const EXAMPLES: readonly Example[] = [
   {
     clicks: { received: 25, sent: 25 },
     proven: { received: 2, sent: 2 },
-    meaning: "As much given as received",
+    meaning: "As much sent as received",
   },
   {
     clicks: { received: 3, sent: 0 },
