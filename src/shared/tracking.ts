@@ -194,11 +194,23 @@ export const dailyFiguresSchema = z.array(
 );
 export type DailyFigures = z.infer<typeof dailyFiguresSchema>;
 
+/** Money in major units of one currency (CONTRACT §8): `{currency: "USD", value: 49.99}`. */
+export const moneyTotalSchema = z.object({ currency: z.string(), value: z.number() });
+export type MoneyTotal = z.infer<typeof moneyTotalSchema>;
+
+/**
+ * What the recent-activity list names. A conversion with a value is a sale (its amount named), one
+ * without is a lead; a refund or dispute on a sale is listed on its own day, as revenue takes it.
+ */
 export const ACTIVITY_KINDS = [
   "click_sent",
   "click_received",
   "lead_sent",
   "lead_received",
+  "sale_sent",
+  "sale_received",
+  "refund_sent",
+  "refund_received",
   "new_buddy",
 ] as const;
 export const activitySchema = z.array(
@@ -207,15 +219,13 @@ export const activitySchema = z.array(
     at: z.string(),
     /** The other organization: the partner, or the new Buddy. */
     organization: z.object({ id: z.string(), name: z.string() }),
-    /** For leads: the conversion type. */
+    /** For leads and sales: the conversion type; for refunds: refund, dispute or dispute_won. */
     detail: z.string().nullable(),
+    /** For sales and refunds: the amount (a dispute won's, given back, too), else null. */
+    amount: moneyTotalSchema.nullable(),
   }),
 );
 export type Activity = z.infer<typeof activitySchema>;
-
-/** Money in major units of one currency (CONTRACT §8): `{currency: "USD", value: 49.99}`. */
-export const moneyTotalSchema = z.object({ currency: z.string(), value: z.number() });
-export type MoneyTotal = z.infer<typeof moneyTotalSchema>;
 
 /** Revenue the caller's clicks earned partners (sent) and partners' clicks earned it (received). */
 export const revenueSchema = z.object({

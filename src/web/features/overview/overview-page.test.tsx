@@ -25,18 +25,28 @@ const ACTIVITY: Activity = [
     at: new Date(Date.now() - 5 * 60_000).toISOString(),
     organization: { id: "o2", name: "Mailfast" },
     detail: "signup",
+    amount: null,
+  },
+  {
+    kind: "sale_received",
+    at: "2025-01-02T00:00:00.000Z",
+    organization: { id: "o2", name: "Mailfast" },
+    detail: "purchase",
+    amount: { currency: "USD", value: 49.99 },
   },
   {
     kind: "click_sent",
     at: "2025-01-01T00:00:00.000Z",
     organization: { id: "o3", name: "Chatly" },
     detail: null,
+    amount: null,
   },
   {
     kind: "new_buddy",
     at: "2024-12-31T00:00:00.000Z",
     organization: { id: "o3", name: "Chatly" },
     detail: null,
+    amount: null,
   },
 ];
 
@@ -167,6 +177,7 @@ describe("Overview page", { timeout: 15_000 }, () => {
     const items = await screen.findAllByTestId("activity-item", {}, FIRST_LOAD);
     expect(items.map((item) => item.querySelector("span + span")?.textContent)).toEqual([
       "Lead (signup) received from Mailfast",
+      "Purchase of $49.99 from Mailfast",
       "Click sent to Chatly",
       "New Buddy: Chatly",
     ]);

@@ -1,5 +1,14 @@
 import type { Activity } from "@shared/tracking";
-import { ArrowDownLeft, ArrowUpRight, Handshake, Inbox, type LucideIcon, Send } from "lucide-react";
+import {
+  ArrowDownLeft,
+  ArrowUpRight,
+  BadgeDollarSign,
+  Handshake,
+  Inbox,
+  type LucideIcon,
+  Send,
+  Undo2,
+} from "lucide-react";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useActivity } from "@/features/overview/api";
@@ -16,12 +25,16 @@ export const NO_ACTIVITY_TEXT = "No recent activity to show.";
 /** No SPEC §8 text for this load; worded like the others. */
 export const ACTIVITY_LOAD_ERROR = "Failed to fetch recent activity";
 
-/** The same icons as the stat cards, so a line reads as the number it adds to. */
+/** The same icons as the stat cards, so a line reads as the number it adds to; money has its own. */
 const KIND_ICONS: Record<ActivityItem["kind"], LucideIcon> = {
   click_sent: ArrowUpRight,
   click_received: ArrowDownLeft,
   lead_sent: Send,
   lead_received: Inbox,
+  sale_sent: BadgeDollarSign,
+  sale_received: BadgeDollarSign,
+  refund_sent: Undo2,
+  refund_received: Undo2,
   new_buddy: Handshake,
 };
 
@@ -72,7 +85,7 @@ function ActivitySkeleton() {
   );
 }
 
-/** SPEC §2 Overview: the latest clicks, leads and new Buddies, newest first (as the server sends them). */
+/** SPEC §2 Overview: the latest clicks, leads, sales, refunds and new Buddies, newest first (as the server sends them). */
 export function RecentActivityCard() {
   const activity = useActivity();
 
