@@ -33,7 +33,9 @@ import {
 import { reviewLegacyEmailProofs } from "./modules/domain-control/legacy-proof-review";
 import { exportsRoutes } from "./modules/exports/exports.routes";
 import { stripeRoutes } from "./modules/integrations/stripe.routes";
+import { noticeComposer } from "./modules/notifications/notice-composer";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes";
+import { queueWeeklyDigests } from "./modules/notifications/weekly-digest";
 import { onboardingRoutes } from "./modules/onboarding/onboarding.routes";
 import { seedCatalogOrganizations } from "./modules/organizations/catalog-seed";
 import { logosRoutes } from "./modules/organizations/logos.routes";
@@ -136,6 +138,8 @@ export type AppDeps = {
   notifications?: ChangeNotifications;
   /** Tests answer the meta-tag fetch and the TXT lookup from local servers. */
   domainProof?: Pick<DomainProverOptions, "fetchPage" | "resolver">;
+  /** The periodic tasks' clock (the weekly digest's Monday); tests set it to one. */
+  clock?: () => Date;
 };
 
 /**
@@ -217,6 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const clock = deps.clock ?? (() => new Date());
   const mailer =
     deps.mailer ??
     (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(app.log));
@@ -230,7 +235,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         mailer,
         log: app.log,
         options: deps.outbox,
-        composers: { password_reset: passwordResetComposer(config.publicUrl) },
+        composers: {
+          password_reset: passwordResetComposer(config.publicUrl),
+          notice: noticeComposer({ publicUrl: config.publicUrl, secret: appSecret }),
+        },
       }),
       webhook: webhookJobHandler({
         db: deps.db,
@@ -246,7 +254,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         onMailQueued: () => outbox.wake(),
       }),
     },
-    sweeps: [() => purgeSecurityLog(deps.db)],
+    sweeps: [
+      () => purgeSecurityLog(deps.db),
+      // Monday's digest, claimed per person: any instance's sweep may queue it (issue 37, item 8).
+      async () => {
+        if ((await queueWeeklyDigests(deps.db, clock())) > 0) outbox.wake();
+      },
+    ],
   });
 
   app.decorate("config", config);

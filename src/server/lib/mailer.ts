@@ -1,7 +1,14 @@
 import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
 
-export type MailMessage = { to: string; subject: string; text: string; html: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Extra header fields (a notice's List-Unsubscribe and List-Unsubscribe-Post, RFC 8058). */
+  headers?: Record<string, string>;
+};
 
 /** Where mail goes: SMTP, or the log when no SMTP server is configured (CONTRACT §1). */
 export type Mailer = {

@@ -6,10 +6,12 @@ import { type ClaimedJob, enqueueJob, type JobHandler, type JobOutcome } from ".
 
 /**
  * `message`: the mail as written by the request. Any other kind is composed by the worker when
- * it sends it, from `to` alone (subject and bodies stay empty): `password_reset` is a reset asked
- * for `to`, which the request cannot even look up without its time telling whether it exists.
+ * it sends it (subject and bodies stay empty): `password_reset` is a reset asked for `to`, which
+ * the request cannot even look up without its time telling whether it exists; `notice` is a
+ * notification to a person (modules/notifications), written from its `notice` only if the person
+ * still wants that kind of mail when it is sent.
  */
-export const MAIL_KINDS = ["message", "password_reset"] as const;
+export const MAIL_KINDS = ["message", "password_reset", "notice"] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 export type ComposedKind = Exclude<MailKind, "message">;
 
@@ -17,10 +19,10 @@ export type ComposedKind = Exclude<MailKind, "message">;
  * Every mail job shares one partition: a few SMTP conversations at a time per instance, and a
  * stalled mail server holds no webhook delivery.
  */
-const MAIL_PARTITION = "smtp";
+export const MAIL_PARTITION = "smtp";
 
-/** A mail job's payload. */
-export type MailPayload = MailMessage & { kind: MailKind };
+/** A mail job's payload; a notice's also names its person (`userId`) and what to tell (`notice`). */
+export type MailPayload = MailMessage & { kind: MailKind; userId?: string; notice?: unknown };
 
 /** Queues a mail in the caller's transaction: it is sent only if the caller's change commits. */
 export async function enqueueMail(db: DbOrTx, message: MailMessage): Promise<void> {
@@ -41,7 +43,7 @@ export async function enqueueComposedMail(db: DbOrTx, kind: ComposedKind, to: st
  * Writes the mail of a composed row when it is sent, or answers null when there is nothing to
  * send; it runs again on each retry, so what it makes must be usable from any one attempt.
  */
-export type MailComposer = (db: Db, to: string) => Promise<MailMessage | null>;
+export type MailComposer = (db: Db, to: string, payload: MailPayload) => Promise<MailMessage | null>;
 
 export type MailRetryOptions = {
   retryBaseMs: number;
@@ -79,7 +81,7 @@ export function mailJobHandler(deps: {
     if (payload.kind === "message") return payload;
     const compose = deps.composers?.[payload.kind];
     if (!compose) throw new Error(`no composer for mail of kind ${payload.kind}`);
-    return compose(deps.db, payload.to);
+    return compose(deps.db, payload.to, payload);
   }
 
   async function send(job: ClaimedJob): Promise<JobOutcome> {
@@ -91,6 +93,7 @@ export function mailJobHandler(deps: {
         subject: message.subject,
         text: message.text,
         html: message.html,
+        ...(message.headers ? { headers: message.headers } : {}),
       });
       return { status: "done" };
     } catch (error) {

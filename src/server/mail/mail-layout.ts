@@ -7,6 +7,12 @@ export type MailContent = {
   paragraphs: string[];
   action?: { label: string; url: string };
   footer?: string;
+  /**
+   * A notice's way out (RFC 8058): `url` turns `what` off with one POST and shows a confirmation
+   * on a GET. It is named in List-Unsubscribe and shown under the mail. Security mails (verify,
+   * reset) have none: nobody can turn them off.
+   */
+  unsubscribe?: { url: string; what: string };
 };
 
 /**
@@ -14,10 +20,14 @@ export type MailContent = {
  * Every value is escaped: addresses and names may come from users.
  */
 export function renderMail(to: string, content: MailContent): MailMessage {
-  const { subject, heading, paragraphs, action, footer } = content;
+  const { subject, heading, paragraphs, action, footer, unsubscribe } = content;
   const textParts = [heading, "", ...paragraphs.flatMap((p) => [p, ""])];
   if (action) textParts.push(`${action.label}: ${action.url}`, "");
-  if (footer) textParts.push(footer);
+  if (footer) textParts.push(footer, "");
+  const why = unsubscribe
+    ? `You receive this because ${unsubscribe.what} are on in Settings → Notifications.`
+    : "";
+  if (unsubscribe) textParts.push(why, `Unsubscribe: ${unsubscribe.url}`);
   const text = textParts.join("\n").trim();
 
   const p = (value: string) =>
@@ -34,6 +44,12 @@ export function renderMail(to: string, content: MailContent): MailMessage {
 ${paragraphs.map(p).join("\n")}
 ${button}
 ${footer ? `<p style="margin:24px 0 0;font-size:13px;color:#64748b">${escapeHtml(footer)}</p>` : ""}
+${unsubscribe ? `<p style="margin:24px 0 0;font-size:13px;color:#64748b">${escapeHtml(why)} <a href="${escapeHtml(unsubscribe.url)}" style="color:#64748b">Unsubscribe</a></p>` : ""}
 </td></tr></table></td></tr></table></body></html>`;
-  return { to, subject, text, html };
+  if (!unsubscribe) return { to, subject, text, html };
+  const headers = {
+    "List-Unsubscribe": `<${unsubscribe.url}>`,
+    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+  };
+  return { to, subject, text, html, headers };
 }

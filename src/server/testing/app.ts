@@ -58,6 +58,8 @@ export async function createTestApp(
     random?: () => number;
     /** Webhook delivery's clock, timeout and name resolution. */
     webhooks?: Partial<WebhookDeliveryOptions>;
+    /** The periodic tasks' clock (the weekly digest runs at the first outbox tick). */
+    clock?: () => Date;
   } = {},
 ): Promise<TestApp> {
   const mail = options.mail ?? (await startMailReceiver());
@@ -91,6 +93,7 @@ export async function createTestApp(
     domainProof: options.domainProof,
     webhooks: options.webhooks,
     random: options.random,
+    clock: options.clock,
   });
   await app.ready();
   if (options.awaitStartUp !== false) await app.lifecycle.started;

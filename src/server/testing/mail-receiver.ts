@@ -2,7 +2,14 @@ import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
-export type ReceivedMail = { to: string; subject: string; text: string; html: string };
+export type ReceivedMail = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Header fields by lower-case name, unfolded, as written (List-Unsubscribe's angle brackets kept). */
+  headers: Record<string, string>;
+};
 
 /** A real SMTP server for tests: mail goes over the wire exactly as in production. */
 export type MailReceiver = {
@@ -20,6 +27,15 @@ function toReceived(parsed: ParsedMail): ReceivedMail {
     subject: parsed.subject ?? "",
     text: parsed.text ?? "",
     html: typeof parsed.html === "string" ? parsed.html : "",
+    headers: Object.fromEntries(
+      parsed.headerLines.map(({ key, line }) => [
+        key,
+        line
+          .slice(line.indexOf(":") + 1)
+          .replace(/\r?\n(?=[ \t])/g, "")
+          .trim(),
+      ]),
+    ),
   };
 }
 

@@ -6,10 +6,8 @@ import { normalizeWebsite } from "@shared/website";
 import { and, eq } from "drizzle-orm";
 import type { ChangePublisher } from "../../db/change-notifications";
 import type { Db, DbOrTx } from "../../db/client";
-import { domainClaims, memberships, organizations, users } from "../../db/schema";
+import { domainClaims, memberships, organizations } from "../../db/schema";
 import { conflict, notFound } from "../../errors";
-import { enqueueMail } from "../../mail/mail-jobs";
-import { renderMail } from "../../mail/mail-layout";
 import { loadUser, withOnboardingState } from "../auth/current-user";
 import { productByName } from "../catalog/catalog-lookup";
 import { checkDomainNow } from "../domain-control/domain-check";
@@ -17,6 +15,8 @@ import { markDomainProven } from "../domain-control/domain-control.service";
 import type { DomainProver } from "../domain-control/domain-prover";
 import { emailProvesDomain } from "../domain-control/email-proof";
 import { verifiedEmailOf } from "../domain-control/verified-email";
+import { queueCompetitorAlerts } from "../notifications/event-notices";
+import { queueNotice } from "../notifications/notices";
 import {
   findOrCreateOrganization,
   findOrganizationByDomain,
@@ -50,37 +50,12 @@ function resolveNames(names: string[], candidates: SuggestionsResponse["competit
   return [...picks.values()];
 }
 
-async function notifyAdmins(
-  db: DbOrTx,
-  organizationId: string,
-  orgName: string,
-  applicant: string,
-  publicUrl: string,
-) {
-  const admins = await db
-    .select({ email: users.email })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(
-      and(
-        eq(memberships.organizationId, organizationId),
-        eq(memberships.role, "admin"),
-        eq(memberships.status, "active"),
-      ),
-    );
-  for (const admin of admins) {
-    await enqueueMail(
-      db,
-      renderMail(admin.email, {
-        subject: `${applicant} asks to join ${orgName} on Buddy`,
-        heading: "A colleague asks to join your team",
-        paragraphs: [
-          `${applicant} set up Buddy with ${orgName}'s website. Approve them in Settings → Team if they work with you.`,
-        ],
-        action: { label: "Open team settings", url: `${publicUrl}/dashboard/settings?tab=team` },
-      }),
-    );
-  }
+/**
+ * A colleague waits for approval: the organization's admins who want Email Notifications are
+ * mailed (issue 37, item 8), in the transaction that makes the request.
+ */
+async function notifyAdmins(db: DbOrTx, organizationId: string, applicant: string) {
+  await queueNotice(db, { type: "member_pending", organizationId, applicant });
 }
 
 export type OnboardingDeps = {
@@ -105,13 +80,13 @@ async function assertNoOrganizationYet(db: DbOrTx, userId: string) {
 }
 
 /** A pending request to join an organization whose domain is proven; its admins are told. */
-async function joinAsPending(tx: DbOrTx, deps: OnboardingDeps, auth: Auth, organization: OrganizationRow) {
+async function joinAsPending(tx: DbOrTx, auth: Auth, organization: OrganizationRow) {
   await tx.delete(domainClaims).where(eq(domainClaims.userId, auth.userId));
   await tx
     .insert(memberships)
     .values({ organizationId: organization.id, userId: auth.userId, role: "member", status: "pending" })
     .onConflictDoNothing();
-  await notifyAdmins(tx, organization.id, organization.name, auth.email, deps.publicUrl);
+  await notifyAdmins(tx, organization.id, auth.email);
 }
 
 async function pendingResult(deps: OnboardingDeps, auth: Auth, organizationName: string) {
@@ -153,7 +128,7 @@ export async function completeOnboarding(
 
   const claimed = await claimedOrganization(deps.db, domain);
   if (claimed) {
-    await deps.db.transaction((tx) => joinAsPending(tx, deps, auth, claimed));
+    await deps.db.transaction((tx) => joinAsPending(tx, auth, claimed));
     return pendingResult(deps, auth, claimed.name);
   }
   const email = await verifiedEmailOf(deps.db, auth.userId);
@@ -191,7 +166,7 @@ export async function checkDomainClaim(deps: OnboardingDeps, auth: Auth): Promis
 
   const claimed = await claimedOrganization(deps.db, claim.domain);
   if (claimed) {
-    await deps.db.transaction((tx) => joinAsPending(tx, deps, auth, claimed));
+    await deps.db.transaction((tx) => joinAsPending(tx, auth, claimed));
     return pendingResult(deps, auth, claimed.name);
   }
   const check = await checkDomainNow(deps, { claimOf: auth.userId }, auth.userId);
@@ -248,7 +223,7 @@ async function takeOver(
       .for("update");
     if (!locked) throw conflict("The organization was removed; please try again");
     if (locked.domainVerifiedAt) {
-      await joinAsPending(tx, deps, auth, locked);
+      await joinAsPending(tx, auth, locked);
       return { pending: true as const, organizationName: locked.name };
     }
 
@@ -297,6 +272,8 @@ async function takeOver(
         confidence: pick.confidence,
       });
     }
+    // Companies of its category already on Buddy hear of a new competitor (issue 37, item 8).
+    await queueCompetitorAlerts(tx, existing.id);
     return { pending: false as const, organizationName: input.companyName, revokedKeyHashes };
   });
 
@@ -304,6 +281,8 @@ async function takeOver(
   forgetPlatformOrganizations();
   if (outcome.pending) return pendingResult(deps, auth, outcome.organizationName);
   deps.onApiKeysRevoked(outcome.revokedKeyHashes);
+  // Competitor alerts may have been queued: sent now rather than at the next poll.
+  deps.onMailQueued();
   return {
     status: 201,
     user: await currentUser(deps.db, auth.userId),

@@ -5,6 +5,7 @@ import type { DbOrTx } from "../../db/client";
 import { dismissedSuggestions, organizations, relationships } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
 import { categoryForDomain } from "../catalog/catalog-lookup";
+import { queueNotice } from "../notifications/notices";
 import {
   domainOf,
   findOrCreateOrganization,
@@ -106,6 +107,8 @@ async function tellNewBuddy(
   if (type !== "complement") return;
   if (await isBlockedPair(tx, sourceOrgId, targetOrgId)) return;
   await queueRelationshipCreated(tx, { id: relationshipId, sourceOrgId, targetOrgId });
+  // Its people hear of it by mail too, with a way to add the adder back (issue 37, item 8).
+  await queueNotice(tx, { type: "buddy_added", organizationId: targetOrgId, partnerId: sourceOrgId });
 }
 
 /**

@@ -15,6 +15,7 @@ import type { SecretSealer } from "../../lib/sealed-secrets";
 import { enqueueMail } from "../../mail/mail-jobs";
 import { webhookDisabledMail } from "../../mail/webhook-mails";
 import type { ClaimedJob, JobHandler, JobOutcome } from "../../outbox/jobs";
+import { queueWebhookFailingNotices } from "../notifications/event-notices";
 import {
   type BuiltMessage,
   isoUtc,
@@ -249,6 +250,14 @@ export function webhookJobHandler(deps: {
         where e.id = s.endpoint_id
         returning e.id, e.enabled, e.failing_since`);
       const streaks = rowsOf<{ id: string; enabled: boolean; failing_since: Date | string | null }>(result);
+      // Its admins hear of a failing streak once, as it starts (issue 37, item 8).
+      const failing = streaks.filter((e) => e.enabled && e.failing_since !== null).map((e) => e.id);
+      if (failing.length > 0) {
+        await queueWebhookFailingNotices(db, failing).then(
+          (queued) => queued > 0 && deps.onMailQueued(),
+          (error: unknown) => log.warn({ err: error }, "could not queue a failing webhook notice"),
+        );
+      }
       for (const endpoint of streaks) {
         if (
           endpoint.enabled &&

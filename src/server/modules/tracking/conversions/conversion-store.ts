@@ -2,6 +2,7 @@ import { type ConversionChannel, CUSTOMER_ATTRIBUTION_DAYS } from "@shared/track
 import { sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../../db/client";
 import type { Written } from "../../../lib/group-commit";
+import { firstConversionNotices } from "../../notifications/event-notices";
 import { conversionCreatedMessages } from "../../webhooks/webhook-events";
 
 /**
@@ -52,7 +53,9 @@ export type StoreOutcome =
  * - the day's leads per partner pair and revenue per pair and currency are added to the roll-ups
  *   by the table's trigger at the statement's end (migration 0019, which alone orders their locks);
  * - each new conversion's `conversion.created` webhook messages are queued (CONTRACT §9), so they
- *   commit with it or not at all.
+ *   commit with it or not at all;
+ * - an organization's first lead and first revenue from each partner are claimed once for good and
+ *   mailed to its people (notifications/event-notices.ts), with it or not at all.
  *
  * The unique indexes alone decide what is new: a repeat in the batch, already stored, or being
  * committed by another instance at this moment is skipped and not counted. The second insert
@@ -131,7 +134,7 @@ export async function storeConversions(
     ), stored as (
       select * from leads union all select * from extras
     ), messages as (${conversionCreatedMessages(sql`stored`)}
-    )
+    ), ${firstConversionNotices(sql`stored`)}
     select i.ord,
       case when r.ord is null then 'unknown_customer' when s.id is not null then 'stored' else 'duplicate' end as outcome,
       case when r.ord is null then null else coalesce(
