@@ -6,8 +6,9 @@ import { ToolDetail } from "@/features/relationships/tool-detail";
 
 /**
  * Tool detail composes three features: the relationship profile (header, Invite, company profile),
- * the pair's ledger (30 and 90 days) and revenue both ways, and the partner's marketing
- * collateral, rendered below it for the loaded relationship.
+ * then the partner's marketing collateral, ready to share (what the page is visited for, issue 37),
+ * then the give-and-take: the pair's ledger (30 and 90 days) and revenue both ways. The cards below
+ * the ads also leave the page room to scroll a Copy button above its notice (toast-clearance.ts).
  */
 export function ToolDetailRoute() {
   const { id = "" } = useParams();
@@ -15,9 +16,9 @@ export function ToolDetailRoute() {
     <ToolDetail id={id}>
       {(relationship) => (
         <>
+          <ToolCollateralCard relationship={relationship} />
           <PartnerLedgerCard partner={{ id: relationship.targetOrg.id, name: relationship.targetOrg.name }} />
           <RevenueCard partner={{ id: relationship.targetOrg.id, name: relationship.targetOrg.name }} />
-          <ToolCollateralCard relationship={relationship} />
         </>
       )}
     </ToolDetail>

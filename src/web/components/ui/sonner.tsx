@@ -1,5 +1,6 @@
 import type { CSSProperties } from "react";
 import { Toaster as Sonner, type ToasterProps } from "sonner";
+import { TOAST_MOBILE_OFFSET_PX, TOAST_OFFSET_PX } from "@/components/ui/toast-clearance";
 
 export { toast } from "sonner";
 
@@ -12,6 +13,9 @@ export function Toaster(props: ToasterProps) {
     <Sonner
       theme="light"
       position="bottom-right"
+      // Said here, not left to sonner's defaults: controls keep clear of notices by these numbers.
+      offset={TOAST_OFFSET_PX}
+      mobileOffset={TOAST_MOBILE_OFFSET_PX}
       duration={TOAST_DURATION_MS}
       richColors
       closeButton

@@ -13,12 +13,17 @@ export const COPY_NOTICES: Record<SnippetFormat, { success: string; failure: str
   text: { success: "Text copied to clipboard", failure: "Failed to copy text" },
   json: { success: "JSON copied to clipboard", failure: "Failed to copy JSON" },
 };
+/**
+ * Copy link's notices, in the words of SPEC §8's other copy notices (the SPEC has no Copy link);
+ * a short-URL failure stops it with that notice, as it stops Text and JSON.
+ */
+export const LINK_COPY_NOTICES = { success: "Link copied to clipboard", failure: "Failed to copy link" };
 export const SHORT_URL_FAILED = "Failed to create short URL";
 export const SHORT_URL_INVALID = "Invalid response from short URL service";
 /** SPEC §8 warning: HTML still copies, with the full tracked link. */
 export const SHORT_URL_FALLBACK = "Failed to generate short URL. Using full URL instead.";
 
-const SHORT_URL_PATH = "/api/short-url";
+export const SHORT_URL_PATH = "/api/short-url";
 
 /** Why no short link came back; the message is the SPEC §8 notice to show. */
 export class ShortUrlError extends Error {
@@ -57,6 +62,9 @@ export async function createShortUrl(longUrl: string | null | undefined): Promis
   if (!isHttpUrl(shortUrl)) throw new ShortUrlError(SHORT_URL_INVALID);
   return shortUrl;
 }
+
+/** How a copy gets the short link: `createShortUrl`, or the same through the query cache. */
+export type Shortener = (trackedUrl: string | null | undefined) => Promise<string>;
 
 export type AdCompany = Ad["company"];
 
@@ -146,7 +154,38 @@ export type CopySnippetRequest = {
   >;
   company: AdCompany;
   template?: AdTemplate;
+  /** Defaults to asking the server; the tool detail passes its cached short links. */
+  shorten?: Shortener;
 };
+
+type Notices = { success: string; failure: string };
+
+/**
+ * Reports a copy whose content was prepared while the clipboard write waited for it: a short-URL
+ * failure with its own notice, anything else (a refused clipboard) with the copy's failure.
+ * Resolves true when something was copied.
+ */
+async function reportCopy(
+  content: Promise<SnippetContent>,
+  rich: boolean,
+  notices: Notices,
+  notify: CopyNotifier,
+): Promise<boolean> {
+  const [prepared, written] = await Promise.allSettled([content, writeClipboard(content, rich)]);
+  if (prepared.status === "rejected") {
+    const reason = prepared.reason;
+    notify.error(reason instanceof ShortUrlError ? reason.message : notices.failure);
+    if (!(reason instanceof ShortUrlError)) console.error(reason);
+    return false;
+  }
+  if (written.status === "rejected") {
+    console.error(notices.failure, written.reason);
+    notify.error(notices.failure);
+    return false;
+  }
+  notify.success(notices.success);
+  return true;
+}
 
 /**
  * SPEC §2/§7/§8 Copy HTML / Text / JSON: shorten the caller's tracked link, build the ad, render
@@ -155,11 +194,11 @@ export type CopySnippetRequest = {
  * clipboard is 'Failed to copy …'. Resolves true when something was copied.
  */
 export async function copySnippet(request: CopySnippetRequest, notify: CopyNotifier): Promise<boolean> {
-  const { format, collateral, company, template = "simple" } = request;
+  const { format, collateral, company, template = "simple", shorten = createShortUrl } = request;
   const content = (async () => {
     let ctaUrl: string;
     try {
-      ctaUrl = await createShortUrl(collateral.trackedUrl);
+      ctaUrl = await shorten(collateral.trackedUrl);
     } catch (error) {
       if (format !== "html") throw error;
       notify.warning(SHORT_URL_FALLBACK);
@@ -168,20 +207,20 @@ export async function copySnippet(request: CopySnippetRequest, notify: CopyNotif
     }
     return renderSnippet(format, buildAd(collateral, company, ctaUrl), template);
   })();
-  const [prepared, written] = await Promise.allSettled([content, writeClipboard(content, format === "html")]);
-  if (prepared.status === "rejected") {
-    const reason = prepared.reason;
-    notify.error(reason instanceof ShortUrlError ? reason.message : COPY_NOTICES[format].failure);
-    if (!(reason instanceof ShortUrlError)) console.error(reason);
-    return false;
-  }
-  if (written.status === "rejected") {
-    console.error(COPY_NOTICES[format].failure, written.reason);
-    notify.error(COPY_NOTICES[format].failure);
-    return false;
-  }
-  notify.success(COPY_NOTICES[format].success);
-  return true;
+  return reportCopy(content, format === "html", COPY_NOTICES[format], notify);
+}
+
+/**
+ * Copy link: the ad's short tracked link alone, the very link the snippets carry (the same
+ * `/api/short-url` answer, so the same code), ready for a chat, a post or a mail of one's own.
+ */
+export async function copyLink(
+  request: { trackedUrl: string | null | undefined; shorten?: Shortener },
+  notify: CopyNotifier,
+): Promise<boolean> {
+  const { trackedUrl, shorten = createShortUrl } = request;
+  const content = shorten(trackedUrl).then((text): SnippetContent => ({ text }));
+  return reportCopy(content, false, LINK_COPY_NOTICES, notify);
 }
 
 /** The HTML preview's document: the snippet as it renders in a mail, links pointing at the real page. */

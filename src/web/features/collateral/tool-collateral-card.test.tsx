@@ -105,26 +105,74 @@ describe("tool detail → Marketing Collateral", () => {
     renderApp("/dashboard/tools/t1");
 
     const entry = within(await screen.findByTestId("tool-collateral-item"));
-    const preview = entry.getByTitle("HTML preview: Mailfast for teams");
+    // The preview links where the copy will: the short tracked link, and says so.
+    const preview = await entry.findByTitle("HTML preview: Mailfast for teams");
     expect(preview).toHaveAttribute("sandbox", "allow-same-origin");
-    expect(preview.getAttribute("srcdoc")).toContain(
-      renderAdHtml(buildAd(item, COMPANY, item.ctaUrl), "simple"),
-    );
+    expect(preview.getAttribute("srcdoc")).toContain(renderAdHtml(buildAd(item, COMPANY, SHORT), "simple"));
+    expect(entry.getByTestId("collateral-cta-url")).toHaveTextContent("localhost:3000/s/Ab3dE9");
+    expect(entry.getByTestId("collateral-cta-url")).toHaveAttribute("title", SHORT);
     expect(entry.getByRole("combobox", { name: "HTML template" })).toHaveTextContent("Simple");
 
     await userEvent.click(entry.getByRole("combobox", { name: "HTML template" }));
     await userEvent.click(await screen.findByRole("option", { name: "Card" }));
-    expect(preview.getAttribute("srcdoc")).toContain(
-      renderAdHtml(buildAd(item, COMPANY, item.ctaUrl), "card"),
-    );
+    expect(preview.getAttribute("srcdoc")).toContain(renderAdHtml(buildAd(item, COMPANY, SHORT), "card"));
 
     await userEvent.click(entry.getByRole("button", { name: "Copy HTML" }));
     expect(await screen.findByText("HTML copied to clipboard")).toBeInTheDocument();
     expect(writeText).toHaveBeenCalledWith(renderAdHtml(buildAd(item, COMPANY, SHORT), "card"));
     const body = fetchMock.mock.calls[fetchCalls(fetchMock).indexOf(SHORTEN)]?.[1]?.body;
     expect(JSON.parse(String(body))).toEqual({ longUrl: TRACKED });
-    // The preview itself never asked for a short link.
+    // Asked once, for the preview; the copy reused it.
     expect(fetchCalls(fetchMock).filter((call) => call === SHORTEN)).toHaveLength(1);
+  });
+
+  it("Copy link copies the short tracked link alone: 'Link copied to clipboard'", async () => {
+    const writeText = stubClipboard();
+    const fetchMock = signedIn({
+      [LIST]: jsonResponse(200, [makeCollateral({ id: "a", organizationId: "org-2", trackedUrl: TRACKED })]),
+      [SHORTEN]: jsonResponse(201, { shortUrl: SHORT }),
+    });
+    renderApp("/dashboard/tools/t1");
+
+    const entry = within(await screen.findByTestId("tool-collateral-item"));
+    const button = await entry.findByRole("button", { name: "Copy link" });
+    await userEvent.click(button);
+    expect(await screen.findByText("Link copied to clipboard")).toBeInTheDocument();
+    expect(writeText).toHaveBeenCalledWith(SHORT);
+    await waitFor(() => expect(button).toHaveAttribute("data-copied", "true"));
+    // The same short link the snippets carry, asked for once.
+    expect(fetchCalls(fetchMock).filter((call) => call === SHORTEN)).toHaveLength(1);
+  });
+
+  it("Copy link says 'Failed to copy link' when the clipboard refuses", async () => {
+    stubClipboard(true);
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    signedIn({
+      [LIST]: jsonResponse(200, [makeCollateral({ id: "a", organizationId: "org-2", trackedUrl: TRACKED })]),
+      [SHORTEN]: jsonResponse(201, { shortUrl: SHORT }),
+    });
+    renderApp("/dashboard/tools/t1");
+
+    const entry = within(await screen.findByTestId("tool-collateral-item"));
+    await userEvent.click(await entry.findByRole("button", { name: "Copy link" }));
+    expect(await screen.findByText("Failed to copy link")).toBeInTheDocument();
+  });
+
+  it("without a short link, Copy link stops with 'Failed to create short URL' and the preview shows the full tracked link", async () => {
+    const writeText = stubClipboard();
+    const fetchMock = signedIn({
+      [LIST]: jsonResponse(200, [makeCollateral({ id: "a", organizationId: "org-2", trackedUrl: TRACKED })]),
+      [SHORTEN]: jsonResponse(500, { message: "Internal Server Error" }),
+    });
+    renderApp("/dashboard/tools/t1");
+
+    const entry = within(await screen.findByTestId("tool-collateral-item"));
+    expect(await entry.findByTestId("collateral-cta-url")).toHaveAttribute("title", TRACKED);
+    await userEvent.click(entry.getByRole("button", { name: "Copy link" }));
+    expect(await screen.findByText("Failed to create short URL")).toBeInTheDocument();
+    expect(writeText).not.toHaveBeenCalled();
+    // A failure is not kept: the copy asked again.
+    expect(fetchCalls(fetchMock).filter((call) => call === SHORTEN)).toHaveLength(2);
   });
 
   it("Copy Text stops with 'Failed to create short URL' and copies nothing", async () => {

@@ -1,3 +1,4 @@
+import type { Collateral } from "@shared/collateral";
 import type { Relationship } from "@shared/relationships";
 import { Megaphone, Sparkles } from "lucide-react";
 import { useMemo } from "react";
@@ -10,11 +11,32 @@ import { Spinner } from "@/components/ui/spinner";
 import { useGenerateCollateralFor, useOrganizationCollateral } from "@/features/collateral/api";
 import { CollateralPreview } from "@/features/collateral/collateral-preview";
 import { CopySnippetButtons } from "@/features/collateral/copy-snippet-buttons";
+import type { AdCompany } from "@/features/collateral/snippet-copy";
+import { useShortLink } from "@/features/collateral/use-short-link";
+
+/**
+ * One ad, shown with the link that will be shared: its short tracked link, the one every copy
+ * carries. If it cannot be made, the full tracked link Copy HTML falls back to.
+ */
+function ToolCollateralItem({ collateral, company }: { collateral: Collateral; company: AdCompany }) {
+  const shortLink = useShortLink(collateral.trackedUrl);
+  const sharedUrl = shortLink.data ?? (shortLink.isError ? collateral.trackedUrl || collateral.ctaUrl : null);
+  return (
+    <li
+      data-testid="tool-collateral-item"
+      className="grid items-start gap-6 rounded-lg border p-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]"
+    >
+      <CollateralPreview collateral={collateral} linkUrl={sharedUrl} />
+      <CopySnippetButtons collateral={collateral} company={company} sharedUrl={sharedUrl} />
+    </li>
+  );
+}
 
 /**
  * SPEC §2 tool detail: the Buddy's ACTIVE collateral, ready to share. The server also returns
  * drafts the caller wrote for the Buddy; only live ads are shareable, so the rest are left out.
- * Each one is shared as an HTML, text or JSON snippet with the caller's tracked short link.
+ * Each one is shared as its link alone, or as an HTML, text or JSON snippet, all with the caller's
+ * tracked short link.
  */
 export function ToolCollateralCard({ relationship }: { relationship: Relationship }) {
   const { targetOrg } = relationship;
@@ -66,14 +88,7 @@ export function ToolCollateralCard({ relationship }: { relationship: Relationshi
         ) : (
           <ul className="grid gap-4" aria-label="Marketing collateral">
             {active.map((item) => (
-              <li
-                key={item.id}
-                data-testid="tool-collateral-item"
-                className="grid items-start gap-6 rounded-lg border p-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]"
-              >
-                <CollateralPreview collateral={item} />
-                <CopySnippetButtons collateral={item} company={company} />
-              </li>
+              <ToolCollateralItem key={item.id} collateral={item} company={company} />
             ))}
           </ul>
         )}
