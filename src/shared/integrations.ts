@@ -20,8 +20,16 @@ export const connectStripeSchema = z.object({
 });
 export type ConnectStripeInput = z.infer<typeof connectStripeSchema>;
 
-/** The secret itself is never answered: only whether one is set, and where Stripe must send events. */
-export const stripeConnectionSchema = z.object({ connected: z.boolean(), webhookUrl: z.string() });
+/**
+ * The secret itself is never answered: only whether one is set, where Stripe must send events, and
+ * when an event signed with it last arrived (ISO 8601; null before the first), so an admin sees
+ * that the connection works rather than only that a secret was pasted.
+ */
+export const stripeConnectionSchema = z.object({
+  connected: z.boolean(),
+  webhookUrl: z.string(),
+  lastEventAt: z.string().nullable(),
+});
 export type StripeConnection = z.infer<typeof stripeConnectionSchema>;
 
 /** The events Buddy follows (CONTRACT §8); every other event is answered 200 and ignored. */

@@ -42,6 +42,8 @@ test("a purchase through Stripe shows as revenue received by the advertiser and 
   ).toBeVisible();
   await expect(card.getByTestId("stripe-status")).toHaveText("Connected");
   await expect(card.getByLabel("Signing secret")).toHaveValue("");
+  // Connected is not yet working: no event signed with this secret has arrived.
+  await expect(card.getByTestId("stripe-last-event")).toContainText("No event yet");
   await card.screenshot({ path: testInfo.outputPath("connect-stripe-desktop.png") });
 
   // A reader follows the sharer's tracked link to the advertiser's site: the click id Checkout carries.
@@ -82,6 +84,10 @@ test("a purchase through Stripe shows as revenue received by the advertiser and 
     data: payload,
   });
   expect(delivered.status(), await delivered.text()).toBe(200);
+
+  // The card now shows that Stripe's events arrive.
+  await page.reload();
+  await expect(card.getByTestId("stripe-last-event")).toHaveText("Last event received just now");
 
   // The advertiser received it.
   await page.goto("/dashboard");

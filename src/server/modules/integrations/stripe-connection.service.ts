@@ -1,5 +1,5 @@
 import type { StripeConnection } from "@shared/integrations";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { stripeConnections } from "../../db/schema";
 import type { SecretSealer } from "../../lib/sealed-secrets";
@@ -16,10 +16,40 @@ export async function readStripeConnection(
   organizationId: string,
 ): Promise<StripeConnection> {
   const [row] = await db
-    .select({ organizationId: stripeConnections.organizationId })
+    .select({ lastEventAt: stripeConnections.lastEventAt })
     .from(stripeConnections)
     .where(eq(stripeConnections.organizationId, organizationId));
-  return { connected: row !== undefined, webhookUrl: stripeWebhookUrl(publicUrl, organizationId) };
+  return {
+    connected: row !== undefined,
+    webhookUrl: stripeWebhookUrl(publicUrl, organizationId),
+    lastEventAt: row?.lastEventAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * A burst of Stripe events (a busy hour, a redelivery backlog) writes the connection's row at most
+ * once a minute: "Last event received" needs no finer time, and concurrent events of one
+ * organization then never queue on its row's lock.
+ */
+const LAST_EVENT_SPACING = sql.raw("interval '1 minute'");
+
+/**
+ * Notes that an event signed with the organization's current secret arrived. One conditional
+ * UPDATE by primary key; the caller never lets its failure fail the event.
+ */
+export async function noteStripeEvent(db: DbOrTx, organizationId: string): Promise<void> {
+  await db
+    .update(stripeConnections)
+    .set({ lastEventAt: sql`now()` })
+    .where(
+      and(
+        eq(stripeConnections.organizationId, organizationId),
+        or(
+          isNull(stripeConnections.lastEventAt),
+          lt(stripeConnections.lastEventAt, sql`now() - ${LAST_EVENT_SPACING}`),
+        ),
+      ),
+    );
 }
 
 /**
@@ -40,7 +70,8 @@ export async function connectStripe(
       .values({ organizationId, webhookSecretSealed: sealed })
       .onConflictDoUpdate({
         target: stripeConnections.organizationId,
-        set: { webhookSecretSealed: sealed, connectedAt: new Date() },
+        // A new secret has had no event signed with it yet: the card says so until one arrives.
+        set: { webhookSecretSealed: sealed, connectedAt: new Date(), lastEventAt: null },
       });
     await recordSecurityEvent(tx, actor, { action: "stripe_connected", organizationId });
   });

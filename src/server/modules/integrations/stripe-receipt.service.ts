@@ -10,7 +10,7 @@ import {
 } from "../../lib/stripe-webhook";
 import type { ConversionInput, ConversionResult } from "../tracking/conversions/conversions.service";
 import type { RefundInput, RefundOutcome } from "../tracking/conversions/refunds.service";
-import { stripeWebhookSecret } from "./stripe-connection.service";
+import { noteStripeEvent, stripeWebhookSecret } from "./stripe-connection.service";
 import { readStripeEvent, type UnreadableReason } from "./stripe-events";
 
 export type StripeReceiptDeps = {
@@ -45,6 +45,15 @@ export async function receiveStripeEvent(
   } catch (error) {
     if (error instanceof StripeSignatureError) throw badRequest(STRIPE_MESSAGES.badSignature);
     throw error;
+  }
+  // Any validly signed event proves the connection works, whatever it records.
+  try {
+    await noteStripeEvent(deps.db, organizationId);
+  } catch (error) {
+    deps.log.warn(
+      { organizationId, err: error },
+      "Could not note the Stripe event's time: the event is still taken",
+    );
   }
   // Signed by the organization's Stripe, and still read as untrusted.
   const reading = readStripeEvent(signedJson(delivery.body));

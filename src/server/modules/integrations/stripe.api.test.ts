@@ -85,7 +85,11 @@ describe("connecting Stripe", () => {
   it("shows members the webhook URL, lets only admins connect, and never shows the secret again", async () => {
     const member = await addMember(t, advertiser.organizationId);
     const webhookUrl = `${TEST_PUBLIC_URL}/api/integrations/stripe/webhook/${advertiser.organizationId}`;
-    expect((await connection(member.headers)).json()).toEqual({ connected: false, webhookUrl });
+    expect((await connection(member.headers)).json()).toEqual({
+      connected: false,
+      webhookUrl,
+      lastEventAt: null,
+    });
     expect((await connection(member.headers, "PUT", { webhookSecret: SECRET })).statusCode).toBe(403);
     for (const webhookSecret of ["sk_live_123", "whsec_", "", 42]) {
       const refused = await connection(advertiser.headers, "PUT", { webhookSecret });
@@ -96,9 +100,13 @@ describe("connecting Stripe", () => {
     }
     const connected = await connection(advertiser.headers, "PUT", { webhookSecret: SECRET });
     expect(connected.statusCode).toBe(200);
-    expect(connected.json()).toEqual({ connected: true, webhookUrl });
+    expect(connected.json()).toEqual({ connected: true, webhookUrl, lastEventAt: null });
     expect(connected.body).not.toContain(SECRET);
-    expect((await connection(member.headers)).json()).toEqual({ connected: true, webhookUrl });
+    expect((await connection(member.headers)).json()).toEqual({
+      connected: true,
+      webhookUrl,
+      lastEventAt: null,
+    });
     const [stored] = await t.database.db
       .select()
       .from(stripeConnections)
@@ -152,7 +160,7 @@ describe("the Stripe webhook", () => {
       .where(eq(customerBindings.customerId, "cus_stripe_1"));
     expect(binding?.clickId).toBe(clickId);
     const revenue = await t.app.inject({ url: "/api/metrics/revenue", headers: sharer.headers });
-    expect(revenue.json().sent).toEqual([{ currency: "USD", value: 49.99 }]);
+    expect(revenue.json().sent).toEqual([{ currency: "USD", value: 49.99, sales: 1 }]);
   });
 
   it("records renewals of the bound customer and skips the subscription's first invoice", async () => {
@@ -402,5 +410,84 @@ describe("a customer both Stripe and the key bind (CONTRACT §8)", () => {
     const trial = await convert(key, { customerId: "cus_api_key", type: "trial" });
     const [row] = await t.database.db.select().from(conversions).where(eq(conversions.id, trial.json().id));
     expect(row?.clickId).toBe(firstKeyed);
+  });
+});
+
+describe("the time of the last signed event (the card's 'Last event received')", () => {
+  const LAST_SECRET = "whsec_lastEventSigningSecret0123456789";
+  const OTHER_SECRET = "whsec_lastEventOtherSecret0123456789";
+  let receiver: Awaited<ReturnType<typeof createOrganization>>;
+  let other: Awaited<ReturnType<typeof createOrganization>>;
+  const lastEventAt = async (headers: Record<string, string>) =>
+    (await connection(headers)).json().lastEventAt as string | null;
+  const setLastEventAt = (organizationId: string, at: Date | null) =>
+    t.database.db
+      .update(stripeConnections)
+      .set({ lastEventAt: at })
+      .where(eq(stripeConnections.organizationId, organizationId));
+
+  beforeAll(async () => {
+    receiver = await createOrganization(t, "stripelastevent");
+    other = await createOrganization(t, "stripelastother");
+    for (const [org, webhookSecret] of [
+      [receiver, LAST_SECRET],
+      [other, OTHER_SECRET],
+    ] as const) {
+      expect((await connection(org.headers, "PUT", { webhookSecret })).statusCode).toBe(200);
+    }
+  });
+
+  it("stays null for unsigned, forged and another organization's events, and for an unconnected one", async () => {
+    const event = stripeEvent("customer.created", { id: "cus_nobody", object: "customer" });
+    for (const response of [
+      await deliver(receiver.organizationId, event, { signature: "t=1,v1=deadbeef" }),
+      await deliver(receiver.organizationId, event, { secret: OTHER_SECRET }),
+      await t.app.inject({
+        method: "POST",
+        url: `/api/integrations/stripe/webhook/${receiver.organizationId}`,
+        headers: { "content-type": "application/json" },
+        payload: JSON.stringify(event),
+      }),
+    ]) {
+      expect(response.statusCode).toBe(400);
+    }
+    expect(await lastEventAt(receiver.headers)).toBeNull();
+    expect(await lastEventAt(other.headers)).toBeNull();
+    const unconnected = await createOrganization(t, "stripelastnone");
+    expect((await connection(unconnected.headers)).json()).toMatchObject({
+      connected: false,
+      lastEventAt: null,
+    });
+  });
+
+  it("is set by any validly signed event, even one that records nothing, for that organization alone", async () => {
+    const before = Date.now();
+    const event = stripeEvent("customer.created", { id: "cus_signed", object: "customer" });
+    expect((await deliver(receiver.organizationId, event, { secret: LAST_SECRET })).statusCode).toBe(200);
+    const at = await lastEventAt(receiver.headers);
+    expect(at).not.toBeNull();
+    // The database's clock and this process's may differ by a little.
+    expect(Math.abs(Date.parse(at as string) - before)).toBeLessThan(60_000);
+    expect(await lastEventAt(other.headers)).toBeNull();
+    // A member reads it too.
+    const member = await addMember(t, receiver.organizationId);
+    expect(await lastEventAt(member.headers)).toBe(at);
+  });
+
+  it("moves on with a later event, at most once a minute, and starts over with a new secret", async () => {
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    await setLastEventAt(receiver.organizationId, twoMinutesAgo);
+    const event = () => stripeEvent("customer.updated", { id: "cus_later", object: "customer" });
+    expect((await deliver(receiver.organizationId, event(), { secret: LAST_SECRET })).statusCode).toBe(200);
+    const moved = await lastEventAt(receiver.headers);
+    expect(Date.parse(moved as string)).toBeGreaterThan(twoMinutesAgo.getTime() + 60_000);
+    // Within the minute, another event leaves the row alone.
+    const recent = new Date(Date.now() - 10_000);
+    await setLastEventAt(receiver.organizationId, recent);
+    expect((await deliver(receiver.organizationId, event(), { secret: LAST_SECRET })).statusCode).toBe(200);
+    expect(await lastEventAt(receiver.headers)).toBe(recent.toISOString());
+    // Replacing the secret: no event signed with the new one has arrived.
+    const replaced = await connection(receiver.headers, "PUT", { webhookSecret: OTHER_SECRET });
+    expect(replaced.json().lastEventAt).toBeNull();
   });
 });

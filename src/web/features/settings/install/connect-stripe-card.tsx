@@ -13,6 +13,7 @@ import { FormMessage } from "@/components/ui/form-message";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useConnectStripe, useDisconnectStripe, useStripeConnection } from "@/features/settings/install/api";
 import { CopyScriptButton } from "@/features/settings/install/copy-script-button";
+import { StripeLastEvent } from "@/features/settings/install/stripe-last-event";
 import { STRIPE_CHECKOUT_EXAMPLE } from "@/features/settings/install/stripe-snippets";
 import { errorMessage } from "@/lib/api-client";
 
@@ -79,11 +80,12 @@ export function ConnectStripeCard({ canEdit }: { canEdit: boolean }) {
           />
         ) : (
           <>
+            {connection.data.connected ? <StripeLastEvent lastEventAt={connection.data.lastEventAt} /> : null}
             <ol className="list-decimal space-y-1 pl-5 text-muted-foreground text-sm">
               <li>In your Stripe Dashboard, open Developers → Webhooks and add an endpoint.</li>
               <li>Paste the webhook URL below as its endpoint URL.</li>
               <li>
-                Select the events{" "}
+                Select the events Buddy needs:{" "}
                 {STRIPE_REVENUE_EVENTS.map((event, index) => (
                   <span key={event}>
                     {index === 0 ? "" : index === STRIPE_REVENUE_EVENTS.length - 1 ? " and " : ", "}

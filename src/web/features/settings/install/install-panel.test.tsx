@@ -20,7 +20,11 @@ function signedIn(
   return stubFetch({
     "GET /api/me": jsonResponse(200, { user: makeUser({ role: options.role ?? "member" }) }),
     "GET /api/organization/install": install,
-    "GET /api/integrations/stripe": jsonResponse(200, { connected: false, webhookUrl: WEBHOOK_URL }),
+    "GET /api/integrations/stripe": jsonResponse(200, {
+      connected: false,
+      webhookUrl: WEBHOOK_URL,
+      lastEventAt: null,
+    }),
     ...options.routes,
   });
 }
@@ -119,7 +123,11 @@ describe("Settings → Install", () => {
     const fetchMock = signedIn(jsonResponse(200, INSTALL), {
       role: "admin",
       routes: {
-        "PUT /api/integrations/stripe": jsonResponse(200, { connected: true, webhookUrl: WEBHOOK_URL }),
+        "PUT /api/integrations/stripe": jsonResponse(200, {
+          connected: true,
+          webhookUrl: WEBHOOK_URL,
+          lastEventAt: null,
+        }),
       },
     });
     renderApp("/dashboard/settings?tab=install");
@@ -138,5 +146,38 @@ describe("Settings → Install", () => {
     expect(stripe.getByLabelText("Signing secret")).toHaveValue("");
     expect(stripe.getByRole("button", { name: "Replace secret" })).toBeInTheDocument();
     expect(stripe.getByRole("button", { name: "Disconnect" })).toBeInTheDocument();
+    // Just connected: no event signed with this secret has arrived yet.
+    expect(stripe.getByTestId("stripe-last-event")).toHaveTextContent(/^No event yet\./);
+  });
+
+  it("says nothing of events while not connected, and lists the events Buddy needs", async () => {
+    signedIn(jsonResponse(200, INSTALL));
+    renderApp("/dashboard/settings?tab=install");
+    const stripe = within(await screen.findByTestId("connect-stripe"));
+    expect(await stripe.findByLabelText("Stripe webhook URL")).toBeInTheDocument();
+    expect(stripe.queryByTestId("stripe-last-event")).toBeNull();
+    expect(stripe.getByText(/Select the events Buddy needs/)).toHaveTextContent(
+      "checkout.session.completed, invoice.paid, charge.refunded, charge.dispute.created and charge.dispute.closed",
+    );
+  });
+
+  it("shows when the last signed event arrived, with the exact time on hover", async () => {
+    const lastEventAt = new Date(Date.now() - 5 * 60_000).toISOString();
+    signedIn(jsonResponse(200, INSTALL), {
+      routes: {
+        "GET /api/integrations/stripe": jsonResponse(200, {
+          connected: true,
+          webhookUrl: WEBHOOK_URL,
+          lastEventAt,
+        }),
+      },
+    });
+    renderApp("/dashboard/settings?tab=install");
+    const stripe = within(await screen.findByTestId("connect-stripe"));
+    const line = await stripe.findByTestId("stripe-last-event");
+    expect(line).toHaveTextContent("Last event received 5 minutes ago");
+    const time = within(line).getByText("5 minutes ago");
+    expect(time).toHaveAttribute("datetime", lastEventAt);
+    expect(time).toHaveAttribute("title", new Date(lastEventAt).toLocaleString());
   });
 });
