@@ -5,11 +5,11 @@ import { setToken } from "@/lib/session";
 import { jsonResponse, stubFetch } from "@/testing/fetch-stub";
 
 describe("createQueryClient", () => {
-  it("applies SPEC §7 defaults: no retry, no refetch on focus, no polling, never stale", () => {
+  it("applies SPEC §7 defaults: no retry, no polling, never stale; and refetches on focus (issue 37)", () => {
     const { queries, mutations } = createQueryClient().getDefaultOptions();
     expect(queries).toMatchObject({
       retry: false,
-      refetchOnWindowFocus: false,
+      refetchOnWindowFocus: "always",
       refetchInterval: false,
       staleTime: Number.POSITIVE_INFINITY,
     });

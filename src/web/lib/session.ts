@@ -56,8 +56,15 @@ function isAbort(error: unknown): boolean {
 
 function currentUserQuery() {
   // A failed fetch is not asked again by every guard that mounts (StrictMode mounts twice), only
-  // by the visitor's "Try again".
-  return { queryKey: CURRENT_USER_KEY, queryFn: fetchCurrentUser, retryOnMount: false };
+  // by the visitor's "Try again". Nor on focus, as every other query is (issue 37): a failure
+  // there (a laptop waking before its network) would put "Failed to fetch user" in place of the
+  // screen the visitor came back to, and a dead token is told by the screen's own calls (401).
+  return {
+    queryKey: CURRENT_USER_KEY,
+    queryFn: fetchCurrentUser,
+    retryOnMount: false,
+    refetchOnWindowFocus: false,
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 } from "@shared/tracking";
 import { useQuery } from "@tanstack/react-query";
 import { OVERVIEW_LEDGER_DAYS, partnersPath } from "@/features/overview/partners/api";
+import { liveFigures } from "@/lib/live-figures";
 
 export const CLICK_TOTALS_PATH = "/api/metrics/clicks";
 export const LEAD_TOTALS_PATH = "/api/metrics/leads";
@@ -24,38 +25,41 @@ export const UNCOUNTED_CLICKS_PATH = `/api/metrics/clicks/uncounted?days=${UNCOU
 const RELATIONSHIPS_PATH = "/api/relationships";
 
 export function useClickTotals() {
-  return useQuery<SentReceived>({ queryKey: [CLICK_TOTALS_PATH] });
+  return useQuery<SentReceived>({ queryKey: [CLICK_TOTALS_PATH], ...liveFigures });
 }
 
-/** Why clicks did not count (CONTRACT §5), fetched only once someone asks. */
+/**
+ * Why clicks did not count (CONTRACT §5), fetched only once someone asks; not polled, as it is
+ * read on demand (asked again on focus, as every query).
+ */
 export function useUncountedClicks(enabled: boolean) {
   return useQuery<UncountedClicks>({ queryKey: [UNCOUNTED_CLICKS_PATH], enabled });
 }
 
 export function useLeadTotals() {
-  return useQuery<SentReceived>({ queryKey: [LEAD_TOTALS_PATH] });
+  return useQuery<SentReceived>({ queryKey: [LEAD_TOTALS_PATH], ...liveFigures });
 }
 
 /** 30 days, oldest first, zeros included (the server fills the gaps). */
 export function useDailyFigures() {
-  return useQuery<DailyFigures>({ queryKey: [DAILY_FIGURES_PATH] });
+  return useQuery<DailyFigures>({ queryKey: [DAILY_FIGURES_PATH], ...liveFigures });
 }
 
 /** Per currency, sorted; with a partner, that pair's revenue both ways (CONTRACT §8). */
 export function useRevenue(partnerId?: string) {
   const path =
     partnerId === undefined ? REVENUE_PATH : `${REVENUE_PATH}?partnerId=${encodeURIComponent(partnerId)}`;
-  return useQuery<Revenue>({ queryKey: [path] });
+  return useQuery<Revenue>({ queryKey: [path], ...liveFigures });
 }
 
 /** Revenue per day and currency over the same 30 days: only the days and currencies with some. */
 export function useDailyRevenue() {
-  return useQuery<DailyRevenue>({ queryKey: [DAILY_REVENUE_PATH] });
+  return useQuery<DailyRevenue>({ queryKey: [DAILY_REVENUE_PATH], ...liveFigures });
 }
 
 /** Newest first. */
 export function useActivity() {
-  return useQuery<Activity>({ queryKey: [ACTIVITY_PATH] });
+  return useQuery<Activity>({ queryKey: [ACTIVITY_PATH], ...liveFigures });
 }
 
 export function useRelationshipList() {

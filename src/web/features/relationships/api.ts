@@ -4,6 +4,7 @@ import type { AddRelationshipInput, Relationship, RelationshipType } from "@shar
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { apiRequest, errorMessage } from "@/lib/api-client";
+import { liveFigures } from "@/lib/live-figures";
 import { invalidateApiPaths } from "@/lib/query-client";
 
 export const RELATIONSHIPS_PATH = "/api/relationships";
@@ -22,8 +23,9 @@ export function useRelationships() {
   return useQuery<Relationship[]>({ queryKey: [RELATIONSHIPS_PATH] });
 }
 
+/** A Buddy's page: live, as its partnership strength moves with the pair's traffic and revenue. */
 export function useRelationship(id: string) {
-  return useQuery<Relationship>({ queryKey: [relationshipPath(id)] });
+  return useQuery<Relationship>({ queryKey: [relationshipPath(id)], ...liveFigures });
 }
 
 function useRefreshRelationships() {

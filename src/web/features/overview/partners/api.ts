@@ -1,5 +1,6 @@
 import { LEDGER_DAYS_DEFAULT, type PartnersLedger } from "@shared/reciprocity";
 import { useQuery } from "@tanstack/react-query";
+import { liveFigures } from "@/lib/live-figures";
 
 export const PARTNERS_PATH = "/api/metrics/partners";
 /** No SPEC §8 text for this load; worded like the others. */
@@ -16,5 +17,5 @@ export function partnersPath(days: number): string {
 
 /** CONTRACT §10: every partner's clicks, leads and revenue both ways over `days`, most traffic first. */
 export function usePartnersLedger(days: number) {
-  return useQuery<PartnersLedger>({ queryKey: [partnersPath(days)] });
+  return useQuery<PartnersLedger>({ queryKey: [partnersPath(days)], ...liveFigures });
 }
