@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idField } from "./http";
 import { text } from "./text";
 import { CONVERSION_TYPES, REFUND_KINDS } from "./tracking";
 
@@ -32,6 +33,10 @@ export const WEBHOOK_MESSAGES = {
   deleted: "Webhook endpoint deleted",
   testQueued: "Test event queued",
   disabled: "Disabled after failing for 5 days",
+  deliveryNotFound: "Delivery not found",
+  resendQueued: "Message queued to be sent again",
+  resendDisabled: "Enable the endpoint to resend its messages: Buddy sends nothing to a disabled endpoint",
+  resendNoBody: "This attempt was made before Buddy kept the body it sent, so it cannot be sent again",
 } as const;
 
 function isHttpUrl(value: string): boolean {
@@ -105,9 +110,25 @@ export const webhookDeliverySchema = z.object({
   durationMs: z.number().int().nullable(),
   /** The response's first 1 KB, or why there was no response. */
   response: z.string().nullable(),
+  /** The body sent, as signed (its first 16 KB); null while the attempt waits to be made. */
+  request: z.string().nullable(),
   createdAt: z.string(),
 });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+/** `?messageId=`: one message's attempts only (the settings poll a test event's or a resend's). */
+export const webhookDeliveriesQuerySchema = z.object({ messageId: idField("messageId").optional() });
+
+export const webhookDeliveryParamsSchema = z.object({ id: idField("id"), deliveryId: idField("deliveryId") });
+
+/** What a test event and a resend answer: the `webhook-id` and the attempt that will carry it. */
+export const queuedWebhookMessageSchema = z.object({
+  message: z.string(),
+  messageId: z.string(),
+  /** The number the attempt queued will be listed under in the deliveries. */
+  attempt: z.number().int(),
+});
+export type QueuedWebhookMessage = z.infer<typeof queuedWebhookMessageSchema>;
 
 export function maskWebhookSecret(last4: string): string {
   return `${WEBHOOK_SECRET_PREFIX}${"•".repeat(8)}${last4}`;

@@ -83,6 +83,8 @@ const ADMIN_ONLY = [
   { method: "POST", url: "/api/webhooks/:id/rotate-secret", id: "webhook" },
   { method: "POST", url: "/api/webhooks/:id/test", id: "webhook" },
   { method: "GET", url: "/api/webhooks/:id/deliveries", id: "webhook" },
+  // Refused before any attempt is looked up: a member learns nothing of the ids.
+  { method: "POST", url: "/api/webhooks/:id/deliveries/:deliveryId/resend", id: "webhook" },
   { method: "GET", url: "/api/security-log" },
 ] as const;
 

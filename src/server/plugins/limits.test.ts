@@ -18,6 +18,7 @@ const DOCUMENTED: [LimitName, LimitKind, number, number][] = [
   ["teamInvite", "address", 10, 900],
   ["relationshipInvite", "organization", 10, 900],
   ["webhookTest", "organization", 10, 900],
+  ["webhookResend", "organization", 30, 900],
   ["metadata", "client", 60, 60],
   ["domainCheck", "client", 60, 60],
   ["suggestions", "client", 60, 60],

@@ -30,6 +30,11 @@ export type Limit<P extends Parts> = {
 export const DEFAULT_PER_ADDRESS: Allowance = { points: 10, durationSeconds: 15 * 60 };
 /** Each test event is a request to a URL of the admin's choosing: Buddy is no one's load generator. */
 export const WEBHOOK_TESTS_PER_ORGANIZATION: Allowance = { points: 10, durationSeconds: 15 * 60 };
+/**
+ * A resend is a request to the organization's own endpoint too; an admin catching up after fixing
+ * one resends a few failed messages by hand, so more than the tests, still no load generator.
+ */
+export const WEBHOOK_RESENDS_PER_ORGANIZATION: Allowance = { points: 30, durationSeconds: 15 * 60 };
 /** Each invitation mails an address of the member's choosing: the platform is no spam cannon. */
 export const RELATIONSHIP_INVITES_PER_ORGANIZATION: Allowance = { points: 10, durationSeconds: 15 * 60 };
 /** Site and domain checks per client and minute: RATE_LIMIT_PER_IP, but never fewer than this. */
@@ -69,6 +74,8 @@ export function limitTable(settings: LimitSettings) {
     relationshipInvite: { organization: RELATIONSHIP_INVITES_PER_ORGANIZATION },
     /** POST /api/webhooks/:id/test: per organization (each is a request to its endpoint). */
     webhookTest: { organization: WEBHOOK_TESTS_PER_ORGANIZATION },
+    /** POST /api/webhooks/:id/deliveries/:deliveryId/resend: per organization (each is a request). */
+    webhookResend: { organization: WEBHOOK_RESENDS_PER_ORGANIZATION },
     /** GET /api/metadata: per client (a miss fetches the site). */
     metadata: { client: checks },
     /** Onboarding's and Settings' domain checks, one allowance per client (each fetches a site). */

@@ -82,6 +82,8 @@ beforeAll(async () => {
     "/api/webhooks/{id}/rotate-secret": { id: endpoint.id },
     "/api/webhooks/{id}/test": { id: endpoint.id },
     "/api/webhooks/{id}/deliveries": { id: endpoint.id },
+    // An attempt never made: with the other field hostile, nothing is queued either way.
+    "/api/webhooks/{id}/deliveries/{deliveryId}/resend": { id: endpoint.id, deliveryId: "fuzz-attempt" },
   };
   const ad = {
     name: "Fuzz ad",

@@ -20,6 +20,8 @@ import {
   type BuiltMessage,
   isoUtc,
   messageBody,
+  type ResendJob,
+  resentBody,
   WEBHOOK_PRODUCERS,
   type WebhookJobPayload,
   webhookJobPayloadSchema,
@@ -48,6 +50,8 @@ export const DEFAULT_WEBHOOK_DELIVERY: Omit<WebhookDeliveryOptions, "retryDelays
 
 /** The response kept per attempt. */
 const RESPONSE_BYTES = 1024;
+/** The body kept per attempt, for the deliveries drawer and Resend: every message Buddy makes fits. */
+const REQUEST_BYTES = 16 * 1024;
 const ATTEMPT_RETENTION = "30 days";
 
 type Endpoint = {
@@ -70,8 +74,15 @@ type Attempt = {
   response_status: number | null;
   duration_ms: number;
   response_body: string | null;
+  request_body: string;
   created_at: string;
 };
+
+/** The body's first REQUEST_BYTES (a character cut in two is replaced, as the kept response's are). */
+function keptBody(body: string): string {
+  const bytes = Buffer.from(body, "utf8");
+  return bytes.length <= REQUEST_BYTES ? body : bytes.subarray(0, REQUEST_BYTES).toString("utf8");
+}
 
 /** What a receiver answered, as text a database column takes (no NUL), or why it did not. */
 function responseText(body: Buffer): string {
@@ -113,18 +124,30 @@ function failingStreaks(attempts: readonly Attempt[]) {
   }));
 }
 
-type Message = { type: WebhookMessageType; built: BuiltMessage };
+type Message = {
+  type: WebhookMessageType;
+  built: BuiltMessage;
+  /** The `webhook-id`: the job's own id, or for a resend the message's it sends again. */
+  messageId: string;
+  /** The message's attempts before this job's first: a resend's are listed after them. */
+  after: number;
+  /** A resend is one attempt: the admin who asked for it sees its outcome, and no retries follow. */
+  once: boolean;
+};
 
 /** The event a job's message is of, whichever shape the job has. */
 function typeOf(payload: WebhookJobPayload): WebhookMessageType {
-  return "message" in payload ? payload.message.type : payload.type;
+  if ("message" in payload) return payload.message.type;
+  if ("resend" in payload) return payload.resend.type;
+  return payload.type;
 }
 
 /**
  * The messages of a batch of claimed jobs, by job id: built from the rows their ids name by their
  * event's producer (one query per event type), with the job's `created_at` as their `timestamp`;
  * a job queued by an older release holds its message already built. Either way the message is
- * checked against its event's schema, whose field order is the order sent.
+ * checked against its event's schema, whose field order is the order sent. A resend sends the body
+ * its attempt sent (one query for the batch's), checked the same way.
  */
 async function buildMessages(
   db: Db,
@@ -132,13 +155,41 @@ async function buildMessages(
 ): Promise<Map<string, Message>> {
   const messages = new Map<string, Message>();
   const fresh: { id: string; type: WebhookMessageType; payload: WebhookJobPayload }[] = [];
+  const resends: { id: string; resend: ResendJob["resend"] }[] = [];
   for (const { job, payload } of jobs) {
     if ("message" in payload) {
       messages.set(job.id, {
         type: payload.message.type,
         built: messageBody(payload.message.type, payload.message),
+        messageId: job.id,
+        after: 0,
+        once: false,
       });
-    } else fresh.push({ id: job.id, type: payload.type, payload });
+    } else if ("resend" in payload) resends.push({ id: job.id, resend: payload.resend });
+    else fresh.push({ id: job.id, type: payload.type, payload });
+  }
+  if (resends.length > 0) {
+    const kept = await db.execute(sql`
+      select id, request_body from webhook_attempts
+      where id in (select json_array_elements_text(${JSON.stringify(resends.map((job) => job.resend.attemptId))}::json))`);
+    const bodies = new Map(
+      rowsOf<{ id: string; request_body: string | null }>(kept).map((row) => [row.id, row.request_body]),
+    );
+    for (const { id, resend } of resends) {
+      const body = bodies.get(resend.attemptId);
+      messages.set(id, {
+        type: resend.type,
+        built:
+          body === undefined
+            ? { skipped: "the attempt it sends again is gone" }
+            : body === null
+              ? { failed: "the attempt it sends again kept no body" }
+              : resentBody(resend.type, body),
+        messageId: resend.messageId,
+        after: resend.after,
+        once: true,
+      });
+    }
   }
   if (fresh.length === 0) return messages;
   const made = await db.execute(sql`
@@ -152,7 +203,7 @@ async function buildMessages(
     });
     if (ofType.length === 0) continue;
     for (const [id, built] of await WEBHOOK_PRODUCERS[type].messages(db, ofType))
-      messages.set(id, { type, built });
+      messages.set(id, { type, built, messageId: id, after: 0, once: false });
   }
   return messages;
 }
@@ -231,12 +282,13 @@ export function webhookJobHandler(deps: {
         with input as (
           select * from json_to_recordset(${JSON.stringify(rows)}::json) as x(
             id text, endpoint_id text, message_id text, event_type text, attempt int, status text,
-            response_status int, duration_ms int, response_body text, created_at timestamptz)
+            response_status int, duration_ms int, response_body text, request_body text,
+            created_at timestamptz)
         ), inserted as (
           insert into webhook_attempts (id, endpoint_id, message_id, event_type, attempt, status,
-            response_status, duration_ms, response_body, created_at)
+            response_status, duration_ms, response_body, request_body, created_at)
           select i.id, i.endpoint_id, i.message_id, i.event_type, i.attempt, i.status, i.response_status,
-            i.duration_ms, i.response_body, i.created_at
+            i.duration_ms, i.response_body, i.request_body, i.created_at
           from input i
           -- An endpoint deleted meanwhile keeps no attempts.
           where exists (select 1 from webhook_endpoints e where e.id = i.endpoint_id)
@@ -296,7 +348,8 @@ export function webhookJobHandler(deps: {
     // Sealed under another APP_SECRET: nothing this deployment can sign with.
     if (secrets.length === 0) return { status: "failed", error: "the endpoint's secret cannot be opened" };
     const { body } = message.built;
-    const signature = secrets.map((secret) => new Webhook(secret).sign(job.id, now, body)).join(" ");
+    const { messageId } = message;
+    const signature = secrets.map((secret) => new Webhook(secret).sign(messageId, now, body)).join(" ");
     const started = performance.now();
     let ok = false;
     let responseStatus: number | null = null;
@@ -309,7 +362,7 @@ export function webhookJobHandler(deps: {
           "content-type": "application/json",
           accept: "*/*",
           "user-agent": "Buddy-Webhooks/1.0",
-          "webhook-id": job.id,
+          "webhook-id": messageId,
           "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
           "webhook-signature": signature,
         },
@@ -333,20 +386,21 @@ export function webhookJobHandler(deps: {
     const recorded = attempts.add({
       id: randomUUID(),
       endpoint_id: endpoint.id,
-      message_id: job.id,
+      message_id: messageId,
       event_type: message.type,
-      attempt: job.attempts,
+      attempt: message.after + job.attempts,
       status: ok ? "succeeded" : "failed",
       response_status: responseStatus,
       duration_ms: Math.round(performance.now() - started),
       response_body: response,
+      request_body: keptBody(body),
       created_at: now.toISOString(),
     });
     // The worker waits for it (and fails the run if it fails): not an unhandled rejection.
     recorded.catch(() => {});
     if (ok) return { status: "done", recorded };
     const error = responseStatus === null ? (response ?? "no response") : `HTTP ${responseStatus}`;
-    const delayMs = retryDelay(job);
+    const delayMs = message.once ? null : retryDelay(job);
     return delayMs === null
       ? { status: "failed", error, recorded }
       : { status: "retry", delayMs, error, recorded };

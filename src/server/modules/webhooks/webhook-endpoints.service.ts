@@ -1,20 +1,22 @@
 import {
   type CreateWebhookInput,
   maskWebhookSecret,
+  type QueuedWebhookMessage,
   type UpdateWebhookInput,
+  WEBHOOK_MESSAGE_TYPES,
   WEBHOOK_MESSAGES,
   type WebhookDelivery,
   type WebhookEndpoint,
   type WebhookEvent,
 } from "@shared/webhooks";
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, count, eq, max, sql } from "drizzle-orm";
 import { type Db, type DbOrTx, rowsOf } from "../../db/client";
-import { jobs, webhookEndpoints } from "../../db/schema";
-import { badRequest, notFound } from "../../errors";
+import { jobs, webhookAttempts, webhookEndpoints } from "../../db/schema";
+import { badRequest, conflict, notFound } from "../../errors";
 import { outboundUrlProblem } from "../../lib/safe-fetch";
 import type { SecretSealer } from "../../lib/sealed-secrets";
 import { recordSecurityEvent, type SecurityActor } from "../security-log/security-log.service";
-import { queueTestMessage } from "./webhook-events";
+import { queueResend, queueTestMessage, resentBody } from "./webhook-events";
 import { generateWebhookSecret, PREVIOUS_SECRET_MS, sealedSecret } from "./webhook-secrets";
 
 /** Enough for every tool a team uses; a bound on what one organization makes Buddy send. */
@@ -64,7 +66,7 @@ function logEndpointChange(
   return recordSecurityEvent(tx, actor, { action, organizationId, target: url });
 }
 
-async function findEndpoint(db: Db, organizationId: string, id: string): Promise<EndpointRow> {
+async function findEndpoint(db: DbOrTx, organizationId: string, id: string): Promise<EndpointRow> {
   const [row] = await db
     .select()
     .from(webhookEndpoints)
@@ -201,32 +203,109 @@ export async function rotateSecret(
   return { secret };
 }
 
-export async function sendTestMessage(db: Db, organizationId: string, id: string): Promise<string> {
+/** A test message's first attempt is its attempt 1. */
+export async function sendTestMessage(
+  db: Db,
+  organizationId: string,
+  id: string,
+): Promise<QueuedWebhookMessage> {
   await findEndpoint(db, organizationId, id);
-  return queueTestMessage(db, id);
+  return { message: WEBHOOK_MESSAGES.testQueued, messageId: await queueTestMessage(db, id), attempt: 1 };
+}
+
+/**
+ * Resend (CONTRACT §9, issue 37): a new attempt of the message an attempt belongs to, with the same
+ * `webhook-id` and the body that attempt sent, signed anew. Only to an enabled endpoint: a disabled
+ * one gets nothing from Buddy, and the admin enables it first (409). A message still waiting for a
+ * retry, or for an earlier resend, has that attempt made now rather than a second one queued beside
+ * it. A resend is one attempt, without retries. Logged in the security log: it makes Buddy POST to
+ * the endpoint again.
+ */
+export async function resendAttempt(
+  db: Db,
+  organizationId: string,
+  endpointId: string,
+  attemptId: string,
+  actor: SecurityActor,
+): Promise<QueuedWebhookMessage> {
+  return db.transaction(async (tx) => {
+    const endpoint = await findEndpoint(tx, organizationId, endpointId);
+    const [attempt] = await tx
+      .select({
+        messageId: webhookAttempts.messageId,
+        eventType: webhookAttempts.eventType,
+        requestBody: webhookAttempts.requestBody,
+      })
+      .from(webhookAttempts)
+      .where(and(eq(webhookAttempts.id, attemptId), eq(webhookAttempts.endpointId, endpointId)));
+    if (!attempt) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
+    if (!endpoint.enabled) throw conflict(WEBHOOK_MESSAGES.resendDisabled);
+    const { messageId } = attempt;
+    // One resend of a message at a time, whichever instance answers: never two queued at once.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('webhook_resend'), hashtext(${messageId}))`);
+    const [waiting] = rowsOf<{ next: number }>(
+      await tx.execute(sql`
+        update jobs set run_at = least(run_at, now())
+        where kind = 'webhook' and partition_key = ${endpointId} and status = 'pending'
+          and (id = ${messageId} or payload -> 'resend' ->> 'messageId' = ${messageId})
+        -- A job in flight is being sent now: its attempt is the one to wait for.
+        returning coalesce((payload -> 'resend' ->> 'after')::int, 0) + attempts
+          + case when locked_until > now() then 0 else 1 end as next`),
+    );
+    let next = waiting?.next;
+    if (next === undefined) {
+      const type = WEBHOOK_MESSAGE_TYPES.find((known) => known === attempt.eventType);
+      if (!type || attempt.requestBody === null || "failed" in resentBody(type, attempt.requestBody)) {
+        throw conflict(WEBHOOK_MESSAGES.resendNoBody);
+      }
+      const [made] = await tx
+        .select({ after: max(webhookAttempts.attempt) })
+        .from(webhookAttempts)
+        .where(and(eq(webhookAttempts.endpointId, endpointId), eq(webhookAttempts.messageId, messageId)));
+      const after = made?.after ?? 0;
+      await queueResend(tx, { endpointId, resend: { messageId, attemptId, type, after } });
+      next = after + 1;
+    }
+    await recordSecurityEvent(tx, actor, {
+      action: "webhook_message_resent",
+      organizationId,
+      target: `${messageId} → ${endpoint.url}`,
+    });
+    return { message: WEBHOOK_MESSAGES.resendQueued, messageId, attempt: Number(next) };
+  });
 }
 
 /**
  * The last attempts, newest first, with the messages waiting for their next attempt on top of
- * them ('pending', at the time it is due).
+ * them ('pending', at the time it is due); with `messageId`, that message's only (a test event's
+ * or a resend's outcome, asked for until it is known).
  */
-export async function listDeliveries(db: Db, organizationId: string, id: string): Promise<WebhookDelivery[]> {
+export async function listDeliveries(
+  db: Db,
+  organizationId: string,
+  id: string,
+  messageId?: string,
+): Promise<WebhookDelivery[]> {
   await findEndpoint(db, organizationId, id);
+  // A resend's job is sent as the message it resends, and listed after that message's attempts.
+  const jobMessage = sql`coalesce(j.payload -> 'resend' ->> 'messageId', j.id)`;
   const result = await db.execute(sql`
     select * from (
       (select a.id, a.message_id, a.event_type, a.attempt, a.status, a.response_status, a.duration_ms,
-          a.response_body, a.created_at
+          a.response_body, a.request_body, a.created_at
         from webhook_attempts a
-        where a.endpoint_id = ${id}
+        where a.endpoint_id = ${id} ${messageId === undefined ? sql`` : sql`and a.message_id = ${messageId}`}
         order by a.created_at desc
         limit ${DELIVERIES_LISTED})
       union all
-      -- A job holds its event type; one queued by an older release, its message.
-      (select j.id || ':' || (j.attempts + 1), j.id,
-          coalesce(j.payload ->> 'type', j.payload -> 'message' ->> 'type'), j.attempts + 1, 'pending',
-          null, null, null, j.run_at
+      -- A job holds its event type; one queued by an older release, its message; a resend, both.
+      (select j.id || ':' || (j.attempts + 1), ${jobMessage},
+          coalesce(j.payload ->> 'type', j.payload -> 'message' ->> 'type', j.payload -> 'resend' ->> 'type'),
+          coalesce((j.payload -> 'resend' ->> 'after')::int, 0) + j.attempts + 1, 'pending',
+          null, null, null, null, j.run_at
         from jobs j
         where j.partition_key = ${id} and j.kind = 'webhook' and j.status = 'pending'
+          ${messageId === undefined ? sql`` : sql`and ${jobMessage} = ${messageId}`}
         order by j.created_at desc
         limit ${DELIVERIES_LISTED})
     ) deliveries
@@ -241,6 +320,7 @@ export async function listDeliveries(db: Db, organizationId: string, id: string)
     response_status: number | null;
     duration_ms: number | null;
     response_body: string | null;
+    request_body: string | null;
     created_at: Date | string;
   }>(result).map((row) => ({
     id: row.id,
@@ -251,6 +331,7 @@ export async function listDeliveries(db: Db, organizationId: string, id: string)
     responseStatus: row.response_status,
     durationMs: row.duration_ms,
     response: row.response_body,
+    request: row.request_body,
     createdAt: new Date(row.created_at).toISOString(),
   }));
 }

@@ -48,6 +48,22 @@ export function messageBody(type: WebhookMessageType, message: unknown): BuiltMe
     : { failed: `the ${type} message does not match its schema: ${z.prettifyError(checked.error)}` };
 }
 
+/**
+ * A body an earlier attempt sent, to be sent again as it was: only if it is still a whole message
+ * of its type (a body over the 16 KB kept would have been cut).
+ */
+export function resentBody(type: WebhookMessageType, body: string): BuiltMessage {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return { failed: "the body kept is not the whole message" };
+  }
+  return WEBHOOK_MESSAGE_SCHEMAS[type].safeParse(parsed).success
+    ? { body }
+    : { failed: `the body kept is not a whole ${type} message` };
+}
+
 function producer<Type extends WebhookMessageType, Ids extends z.ZodRawShape>(
   type: Type,
   ids: Ids,
@@ -267,7 +283,27 @@ const builtMessageJobSchema = z.object({
   }),
 });
 
-/** A webhook job's payload, as parsed when it is claimed: ids to build the message from, or (queued by an older release) the message built. */
+/**
+ * A message sent again (Resend, in the deliveries drawer): its `webhook-id` and the body an earlier
+ * attempt sent, read back from that attempt when the job is claimed, so the receiver gets the same
+ * message, signed anew. The job's own id is new (a job's id is unique); `messageId` is the id sent.
+ */
+const resendJobSchema = z.object({
+  endpointId: z.string(),
+  resend: z.object({
+    messageId: z.string(),
+    attemptId: z.string(),
+    type: z.enum(Object.keys(WEBHOOK_MESSAGE_SCHEMAS) as [WebhookMessageType, ...WebhookMessageType[]]),
+    /** The message's attempts before it: the resend is listed as attempt `after + 1`. */
+    after: z.number().int().nonnegative(),
+  }),
+});
+export type ResendJob = z.infer<typeof resendJobSchema>;
+
+/**
+ * A webhook job's payload, as parsed when it is claimed: ids to build the message from, (queued by
+ * an older release) the message built, or the attempt whose body is sent again.
+ */
 export const webhookJobPayloadSchema = z.union([
   z.discriminatedUnion("type", [
     WEBHOOK_PRODUCERS["conversion.created"].job,
@@ -276,6 +312,7 @@ export const webhookJobPayloadSchema = z.union([
     WEBHOOK_PRODUCERS[WEBHOOK_TEST_EVENT].job,
   ]),
   builtMessageJobSchema,
+  resendJobSchema,
 ]);
 export type WebhookJobPayload = z.infer<typeof webhookJobPayloadSchema>;
 
@@ -368,4 +405,12 @@ export async function queueTestMessage(tx: DbOrTx, endpointId: string): Promise<
   const [row] = rowsOf<{ id: string }>(result);
   if (!row) throw new Error("test message insert returned nothing");
   return row.id;
+}
+
+/** Queues a resend (see `resendJobSchema`) in the caller's transaction. */
+export async function queueResend(tx: DbOrTx, job: ResendJob): Promise<void> {
+  const payload: ResendJob = resendJobSchema.parse(job);
+  await tx.execute(sql`
+    insert into jobs (id, kind, partition_key, payload)
+    values (${newMessageId}, 'webhook', ${job.endpointId}, ${JSON.stringify(payload)}::jsonb)`);
 }

@@ -2,9 +2,11 @@ import { errorBodySchema, idParamsSchema } from "@shared/http";
 import {
   createdWebhookSchema,
   createWebhookSchema,
+  queuedWebhookMessageSchema,
   rotatedSecretSchema,
   updateWebhookSchema,
-  WEBHOOK_MESSAGES,
+  webhookDeliveriesQuerySchema,
+  webhookDeliveryParamsSchema,
   webhookDeliverySchema,
   webhookEndpointSchema,
 } from "@shared/webhooks";
@@ -19,6 +21,7 @@ import {
   type EndpointContext,
   listDeliveries,
   listEndpoints,
+  resendAttempt,
   rotateSecret,
   sendTestMessage,
   updateEndpoint,
@@ -128,20 +131,16 @@ export async function webhooksRoutes(app: FastifyInstance) {
       schema: {
         operationId: "sendWebhookTest",
         params: idParamsSchema,
-        response: {
-          202: z.object({ message: z.string(), messageId: z.string() }),
-          429: errorBodySchema,
-          ...errors,
-        },
+        response: { 202: queuedWebhookMessageSchema, 429: errorBodySchema, ...errors },
       },
     },
     async (request, reply) => {
       const { organizationId } = requireMember(request);
       // Each test is a request to a URL of the admin's choosing: Buddy is no one's load generator.
       await app.limits.webhookTest.take({ organization: organizationId });
-      const messageId = await sendTestMessage(app.db, organizationId, request.params.id);
+      const queued = await sendTestMessage(app.db, organizationId, request.params.id);
       app.outbox.wake();
-      return reply.code(202).send({ message: WEBHOOK_MESSAGES.testQueued, messageId });
+      return reply.code(202).send(queued);
     },
   );
 
@@ -152,9 +151,42 @@ export async function webhooksRoutes(app: FastifyInstance) {
       schema: {
         operationId: "listWebhookDeliveries",
         params: idParamsSchema,
+        querystring: webhookDeliveriesQuerySchema,
         response: { 200: z.array(webhookDeliverySchema), ...errors },
       },
     },
-    async (request) => listDeliveries(app.db, requireMember(request).organizationId, request.params.id),
+    async (request) =>
+      listDeliveries(
+        app.db,
+        requireMember(request).organizationId,
+        request.params.id,
+        request.query.messageId,
+      ),
+  );
+
+  r.post(
+    "/api/webhooks/:id/deliveries/:deliveryId/resend",
+    {
+      config: admin,
+      schema: {
+        operationId: "resendWebhookMessage",
+        params: webhookDeliveryParamsSchema,
+        response: { 202: queuedWebhookMessageSchema, 409: errorBodySchema, 429: errorBodySchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId } = requireMember(request);
+      // A resend is a request to the endpoint as a test is, with an allowance of its own.
+      await app.limits.webhookResend.take({ organization: organizationId });
+      const queued = await resendAttempt(
+        app.db,
+        organizationId,
+        request.params.id,
+        request.params.deliveryId,
+        securityActor(request),
+      );
+      app.outbox.wake();
+      return reply.code(202).send(queued);
+    },
   );
 }

@@ -137,7 +137,9 @@ export function WebhooksGuide() {
               `Anything else (another status, a redirect, a timeout, no connection) is retried after ${RETRY_DELAYS.join(", ")}: eight attempts in all by default. Then the message is marked failed.`,
               "Every attempt of a message has the same `webhook-id`, and a message may arrive more than once: skip the ids you have already handled.",
               `An endpoint whose deliveries fail for 5 days in a row is disabled ("${WEBHOOK_MESSAGES.disabled}"), and your company's admins get an e-mail. Enable it again in Settings once it is fixed.`,
-              "Deliveries are kept for 30 days; Settings shows each endpoint's last 100, with the response status, the time taken and the start of the response.",
+              "Deliveries are kept for 30 days; Settings shows each endpoint's last 100, with the response status, the time taken, the start of the response and the body sent (its first 16 KB).",
+              'Settings marks an endpoint "Failing since …" from its first failed attempt until one succeeds, and shows a test event\'s outcome once its attempt is made.',
+              "Resend (admins, in an endpoint's deliveries) sends an attempt's message again as one new attempt: the same `webhook-id` and body, signed anew, not retried if it fails. A disabled endpoint is enabled first; a message still waiting for a retry is sent at once instead.",
             ]}
           />
         </CardContent>

@@ -1,12 +1,15 @@
 import type {
   CreateWebhookInput,
+  QueuedWebhookMessage,
   UpdateWebhookInput,
   WebhookDelivery,
   WebhookEndpoint,
 } from "@shared/webhooks";
 import { WEBHOOK_MESSAGES } from "@shared/webhooks";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { toast } from "sonner";
+import { type MessageOutcome, messageOutcome } from "@/features/settings/webhooks/message-outcome";
 import { apiRequest, errorMessage } from "@/lib/api-client";
 import { invalidateApiPaths } from "@/lib/query-client";
 
@@ -90,11 +93,74 @@ export function useSendWebhookTest() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      apiRequest<{ message: string; messageId: string }>(endpointPath(id, "test"), { method: "POST" }),
+      apiRequest<QueuedWebhookMessage>(endpointPath(id, "test"), { method: "POST" }),
     onSuccess: (answer, id) => {
       toast.success(answer.message);
       return invalidateApiPaths(client, deliveriesPath(id));
     },
     onError: (error) => toast.error(errorMessage(error, "Failed to send the test event")),
   });
+}
+
+/** Resend: the attempt's message again, same `webhook-id` (admins only, enabled endpoints only). */
+export function useResendWebhookMessage(endpointId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (deliveryId: string) =>
+      apiRequest<QueuedWebhookMessage>(
+        `${deliveriesPath(endpointId)}/${encodeURIComponent(deliveryId)}/resend`,
+        { method: "POST" },
+      ),
+    onSuccess: (answer) => {
+      toast.success(answer.message);
+      return invalidateApiPaths(client, deliveriesPath(endpointId));
+    },
+    onError: (error) => toast.error(errorMessage(error, "Failed to resend the message")),
+  });
+}
+
+/** A test event or a resend, as queued: the attempt whose outcome is awaited, and when it was asked. */
+export type SentMessage = QueuedWebhookMessage & { sentAt: number };
+
+/** One attempt may take 10 s; with its recording and the outbox's wake-up, 20 s is plenty. */
+export const OUTCOME_WAIT_MS = 20_000;
+const OUTCOME_POLL_MS = 1_000;
+
+/**
+ * The outcome of a message just sent, asked for every second until its attempt is recorded, for
+ * OUTCOME_WAIT_MS at most (SPEC §7 has no polling: this one ends by itself). Once known, the
+ * endpoints and deliveries are asked again: the endpoint's health follows the attempt.
+ */
+export function useMessageOutcome(
+  endpointId: string,
+  sent: SentMessage | null,
+): { outcome: MessageOutcome; expired: boolean } | null {
+  const client = useQueryClient();
+  const [expired, setExpired] = useState(false);
+  const query = useQuery<WebhookDelivery[]>({
+    queryKey: [`${deliveriesPath(endpointId)}?messageId=${encodeURIComponent(sent?.messageId ?? "")}`],
+    enabled: sent !== null,
+    refetchOnMount: "always",
+    refetchInterval: (current) =>
+      sent !== null &&
+      messageOutcome(current.state.data, sent.attempt).state === "waiting" &&
+      Date.now() - sent.sentAt < OUTCOME_WAIT_MS
+        ? OUTCOME_POLL_MS
+        : false,
+  });
+  const outcome = sent === null ? null : messageOutcome(query.data, sent.attempt);
+  const known = outcome !== null && outcome.state !== "waiting";
+
+  useEffect(() => {
+    setExpired(false);
+    if (sent === null) return;
+    const timer = setTimeout(() => setExpired(true), Math.max(0, sent.sentAt + OUTCOME_WAIT_MS - Date.now()));
+    return () => clearTimeout(timer);
+  }, [sent]);
+
+  useEffect(() => {
+    if (known) void invalidateApiPaths(client, WEBHOOKS_PATH);
+  }, [known, client]);
+
+  return outcome === null ? null : { outcome, expired: expired && !known };
 }

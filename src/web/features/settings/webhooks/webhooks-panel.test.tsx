@@ -34,6 +34,7 @@ function makeDelivery(overrides: Partial<WebhookDelivery> = {}): WebhookDelivery
     responseStatus: 200,
     durationMs: 42,
     response: "ok",
+    request: '{"type":"webhook.test","timestamp":"2026-03-02T14:05:09.000Z","data":{"message":"hi"}}',
     createdAt: "2026-03-02T14:05:09.000Z",
     ...overrides,
   };
@@ -53,6 +54,8 @@ function bodyOf(fetchMock: ReturnType<typeof stubFetch>, call: string): unknown 
   return JSON.parse(String(init?.body));
 }
 
+const DELIVERIES = "GET /api/webhooks/wh-1/deliveries";
+
 const count = (fetchMock: ReturnType<typeof stubFetch>, call: string) =>
   fetchCalls(fetchMock).filter((made) => made === call).length;
 
@@ -63,7 +66,7 @@ function stubClipboard() {
 }
 
 describe("Settings → API Keys & Webhooks: webhooks", { timeout: 20_000 }, () => {
-  it("lists each endpoint: URL, events, state with Buddy's reason, masked secret, failing since", async () => {
+  it("lists each endpoint: URL, events, state (failing since, or Buddy's reason), masked secret", async () => {
     signedIn({
       [LIST]: jsonResponse(200, [
         makeEndpoint({ failingSince: "2026-03-02T08:00:00.000Z" }),
@@ -89,12 +92,19 @@ describe("Settings → API Keys & Webhooks: webhooks", { timeout: 20_000 }, () =
     expect(first.getByTestId("webhook-url")).toHaveTextContent("https://hooks.acme.com/buddy");
     expect(first.getByText("conversion.created")).toBeInTheDocument();
     expect(first.getByText("relationship.created")).toBeInTheDocument();
-    expect(first.getByTestId("webhook-status")).toHaveTextContent("Enabled");
+    // Enabled, but its last attempt failed: amber, since when, in the viewer's time.
+    expect(first.getByTestId("webhook-status")).toHaveTextContent(/^Failing since Mar 2, 2026/);
+    expect(first.getByTestId("webhook-status")).toHaveAttribute("data-state", "failing");
+    expect(first.getByTestId("webhook-failing-since")).toHaveAttribute(
+      "datetime",
+      "2026-03-02T08:00:00.000Z",
+    );
+    expect(first.getByTestId("webhook-failing-note")).toHaveTextContent("Buddy retries its messages");
     expect(first.getByRole("switch", { name: "Enabled" })).toBeChecked();
     expect(first.getByTestId("webhook-secret-masked")).toHaveTextContent("whsec_••••••••T1AE");
-    expect(first.getByTestId("webhook-failing-since")).toHaveTextContent(/Mar 2, 2026/);
 
     expect(second.getByTestId("webhook-status")).toHaveTextContent("Disabled");
+    expect(second.queryByTestId("webhook-failing-note")).not.toBeInTheDocument();
     expect(second.getByText(/Disabled after failing for 5 days/)).toBeInTheDocument();
     expect(second.queryByText("conversion.created")).not.toBeInTheDocument();
     expect(second.getByRole("switch", { name: "Enabled" })).not.toBeChecked();
@@ -177,15 +187,34 @@ describe("Settings → API Keys & Webhooks: webhooks", { timeout: 20_000 }, () =
     expect(screen.queryByText(SECRET)).not.toBeInTheDocument();
   });
 
-  it("switches an endpoint off and on, sends a test event, and says so", async () => {
+  it("switches an endpoint off and on, sends a test event, says so, and shows its outcome once known", async () => {
     let enabled = true;
+    let attempted = false;
     const fetchMock = signedIn({
-      [LIST]: () => jsonResponse(200, [makeEndpoint({ enabled })]),
+      [LIST]: () =>
+        jsonResponse(200, [
+          makeEndpoint({ enabled, failingSince: attempted ? "2026-03-02T14:05:09.000Z" : null }),
+        ]),
       "PATCH /api/webhooks/wh-1": (init) => {
         enabled = (JSON.parse(String(init.body)) as { enabled: boolean }).enabled;
         return jsonResponse(200, makeEndpoint({ enabled }));
       },
-      "POST /api/webhooks/wh-1/test": jsonResponse(202, { message: "Test event queued", messageId: "msg_9" }),
+      "POST /api/webhooks/wh-1/test": jsonResponse(202, {
+        message: "Test event queued",
+        messageId: "msg_9",
+        attempt: 1,
+      }),
+      // Not attempted at the first ask; then failed with 500, its retry waiting.
+      [`${DELIVERIES}?messageId=msg_9`]: () => {
+        if (!attempted) {
+          attempted = true;
+          return jsonResponse(200, [makeDelivery({ id: "job:1", messageId: "msg_9", status: "pending" })]);
+        }
+        return jsonResponse(200, [
+          makeDelivery({ id: "job:2", messageId: "msg_9", attempt: 2, status: "pending", request: null }),
+          makeDelivery({ id: "att-9", messageId: "msg_9", status: "failed", responseStatus: 500 }),
+        ]);
+      },
     });
     renderApp("/dashboard/settings?tab=api");
 
@@ -201,6 +230,21 @@ describe("Settings → API Keys & Webhooks: webhooks", { timeout: 20_000 }, () =
     await userEvent.click(row.getByRole("button", { name: "Send test event" }));
     expect(await screen.findByText("Test event queued")).toBeInTheDocument();
     expect(count(fetchMock, "POST /api/webhooks/wh-1/test")).toBe(1);
+    expect(await row.findByTestId("webhook-message-outcome")).toHaveTextContent(
+      "Test event sent, waiting for the endpoint's answer…",
+    );
+    await waitFor(
+      () =>
+        expect(row.getByTestId("webhook-message-outcome")).toHaveTextContent(
+          "Test event failed: HTTP 500. Buddy retries it.",
+        ),
+      { timeout: 5000 },
+    );
+    // Known: the list is asked again, and shows the endpoint failing; the asking stops.
+    await waitFor(() => expect(row.getByTestId("webhook-status")).toHaveTextContent(/^Failing since/));
+    const asked = count(fetchMock, `${DELIVERIES}?messageId=msg_9`);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(count(fetchMock, `${DELIVERIES}?messageId=msg_9`)).toBe(asked);
   });
 
   it("rotates the secret after a confirmation and shows the new one once, the old one working 24 hours", async () => {
@@ -260,7 +304,6 @@ describe("Settings → API Keys & Webhooks: webhooks", { timeout: 20_000 }, () =
   });
 
   it("opens the deliveries drawer: status, response code, attempt, event, duration, time, response; Refresh asks again", async () => {
-    const DELIVERIES = "GET /api/webhooks/wh-1/deliveries";
     const longResponse = `<html>${"x".repeat(900)}</html>`;
     const fetchMock = signedIn({
       [LIST]: jsonResponse(200, [makeEndpoint()]),
@@ -316,6 +359,93 @@ describe("Settings → API Keys & Webhooks: webhooks", { timeout: 20_000 }, () =
     expect(count(fetchMock, DELIVERIES)).toBe(1);
     await userEvent.click(drawer.getByRole("button", { name: "Refresh" }));
     await waitFor(() => expect(count(fetchMock, DELIVERIES)).toBe(2));
+  });
+
+  it("shows each attempt's payload and whole response, and resends one: its outcome once known", async () => {
+    const writeText = stubClipboard();
+    const body =
+      '{"type":"conversion.created","timestamp":"2026-03-02T14:05:09.000Z","data":{"conversionId":"c-1"}}';
+    const failedAttempt = makeDelivery({
+      id: "att-2",
+      messageId: "msg_2",
+      eventType: "conversion.created",
+      status: "failed",
+      responseStatus: 500,
+      response: "database is down",
+      request: body,
+    });
+    const resentAttempt = { ...failedAttempt, id: "att-3", attempt: 2, status: "succeeded" as const };
+    let resent = false;
+    const fetchMock = signedIn({
+      [LIST]: jsonResponse(200, [makeEndpoint({ failingSince: "2026-03-02T14:05:09.000Z" })]),
+      [DELIVERIES]: () =>
+        jsonResponse(200, [
+          ...(resent ? [{ ...resentAttempt, responseStatus: 200, response: "ok" }] : []),
+          failedAttempt,
+          makeDelivery({ id: "att-old", messageId: "msg_0", request: null }),
+        ]),
+      "POST /api/webhooks/wh-1/deliveries/att-2/resend": () => {
+        resent = true;
+        return jsonResponse(202, {
+          message: "Message queued to be sent again",
+          messageId: "msg_2",
+          attempt: 2,
+        });
+      },
+      [`${DELIVERIES}?messageId=msg_2`]: () =>
+        jsonResponse(200, [{ ...resentAttempt, responseStatus: 200, response: "ok" }, failedAttempt]),
+    });
+    renderApp("/dashboard/settings?tab=api");
+
+    await userEvent.click(await screen.findByRole("button", { name: "Deliveries" }));
+    const drawer = within(await screen.findByRole("dialog"));
+    const [failed, old] = (await drawer.findAllByTestId("webhook-delivery")).map((item) => within(item));
+    if (!failed || !old) throw new Error("two deliveries expected");
+
+    // The payload, folded until asked for: indented to read, copied as signed.
+    const payload = failed.getByTestId("delivery-payload");
+    expect(within(payload).getByText(/"conversionId": "c-1"/)).not.toBeVisible();
+    await userEvent.click(within(payload).getByText("Payload"));
+    expect(within(payload).getByText(/"conversionId": "c-1"/)).toBeVisible();
+    await userEvent.click(within(payload).getByRole("button", { name: "Copy payload" }));
+    expect(writeText).toHaveBeenCalledWith(body);
+    const response = failed.getByTestId("delivery-response-full");
+    await userEvent.click(within(response).getByText("Response"));
+    expect(within(response).getByText("database is down", { selector: "pre" })).toBeVisible();
+
+    // An attempt from before bodies were kept has neither payload nor Resend.
+    expect(old.queryByTestId("delivery-payload")).not.toBeInTheDocument();
+    expect(old.queryByRole("button", { name: /Resend/ })).not.toBeInTheDocument();
+
+    await userEvent.click(failed.getByRole("button", { name: "Resend conversion.created, attempt 1" }));
+    expect(await screen.findByText("Message queued to be sent again")).toBeInTheDocument();
+    expect(count(fetchMock, "POST /api/webhooks/wh-1/deliveries/att-2/resend")).toBe(1);
+    await waitFor(
+      () =>
+        expect(drawer.getByTestId("webhook-message-outcome")).toHaveTextContent(
+          "Resent message delivered: HTTP 200 in 42 ms",
+        ),
+      { timeout: 5000 },
+    );
+    // The drawer shows the new attempt.
+    await waitFor(() => expect(drawer.getAllByTestId("webhook-delivery")).toHaveLength(3));
+    expect(
+      within(drawer.getAllByTestId("webhook-delivery")[0] as HTMLElement).getByText("Attempt 2"),
+    ).toBeInTheDocument();
+  });
+
+  it("offers no Resend to a disabled endpoint, and says why", async () => {
+    signedIn({
+      [LIST]: jsonResponse(200, [makeEndpoint({ enabled: false })]),
+      [DELIVERIES]: jsonResponse(200, [makeDelivery()]),
+    });
+    renderApp("/dashboard/settings?tab=api");
+    await userEvent.click(await screen.findByRole("button", { name: "Deliveries" }));
+    const drawer = within(await screen.findByRole("dialog"));
+    expect(await drawer.findByRole("button", { name: /^Resend/ })).toBeDisabled();
+    expect(drawer.getByTestId("resend-disabled-note")).toHaveTextContent(
+      "Enable the endpoint to resend its messages.",
+    );
   });
 
   it("tells members that only admins manage webhooks, without asking the server", async () => {
