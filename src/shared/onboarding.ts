@@ -76,3 +76,10 @@ export const onboardingSchema = companyStepSchema.extend({
   suggestions: jsonValue("suggestions").optional(),
 });
 export type OnboardingInput = z.infer<typeof onboardingSchema>;
+
+/**
+ * `GET /api/onboarding/website`: the domain of the signed-in user's work address, to prefill step 1's
+ * website; null for free mail (gmail.com names no company) or a domain nobody can own.
+ */
+export const websiteSuggestionSchema = z.object({ website: z.string().nullable() });
+export type WebsiteSuggestion = z.infer<typeof websiteSuggestionSchema>;

@@ -330,3 +330,62 @@ test("a free-mail user who sets up a real company's website must verify the doma
     status: "pending",
   });
 });
+
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  test(`at ${viewport.width} px the website comes from the work address, and step 3 lists a company already on Buddy first with its badge`, async ({
+    page,
+    request,
+  }) => {
+    await page.setViewportSize(viewport);
+    // A proven shop already on Buddy, in a category that complements e-mail marketing.
+    const shopName = uniqueName("Aashop");
+    await createOnboardedAccount(request, "onbuddy-shop", {
+      companyName: shopName,
+      description: "An e-commerce storefront platform for independent shops",
+    });
+    const domain = uniqueDomain("mailer");
+    const account = await createVerifiedAccount(request, "prefill", domain);
+    await openSetup(page, account.token);
+
+    // The work address names the company's site: prefilled, and looked up as if typed.
+    await expect(field.website(page)).toHaveValue(domain);
+    await field.companyName(page).fill(uniqueName("Mailer"));
+    await field.description(page).fill("An e-mail marketing tool for small shops and newsletters.");
+    await chooseOption(page, "Transactional Email Provider", "Postmark");
+    await chooseOption(page, "Marketing Email Provider", "Mailchimp");
+    await page.screenshot({ path: `/tmp/item7-prefill-${viewport.width}.png`, fullPage: true });
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expectStep(page, 2);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expectStep(page, 3);
+
+    // Companies on Buddy come first: the first chip of the step, and first in their category.
+    const chips = page.getByTestId("suggestion-chip");
+    await expect(chips.first().getByTestId("on-buddy-badge")).toHaveText("On Buddy");
+    await expect(page.getByTestId("on-buddy-note")).toBeVisible();
+    const ecommerce = page.getByRole("group", { name: "E-commerce Platforms" });
+    const shop = ecommerce.getByTestId("suggestion-chip").filter({ has: chip(page, shopName) });
+    await expect(shop.getByTestId("on-buddy-badge")).toBeVisible();
+    const badges = await ecommerce
+      .getByTestId("suggestion-chip")
+      .evaluateAll((elements) =>
+        elements.map((element) => element.querySelector("[data-testid=on-buddy-badge]") !== null),
+      );
+    expect(badges.indexOf(false)).toBeGreaterThan(0);
+    expect(badges.slice(badges.indexOf(false))).not.toContain(true);
+    await shop.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `/tmp/item7-on-buddy-${viewport.width}.png`, fullPage: true });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+
+    // Chosen, it becomes a Buddy like any other.
+    await chip(ecommerce, shopName).click();
+    await page.getByRole("button", { name: "Complete Setup" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto("/dashboard/tools");
+    await expect(page.getByTestId("relationship-card").filter({ hasText: shopName })).toHaveCount(1);
+  });
+}

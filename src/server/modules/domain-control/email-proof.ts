@@ -45,3 +45,17 @@ export function emailProvesDomain(verifiedEmail: string, domain: string): boolea
     return false;
   return !FREE_MAIL.has(host) && !FREE_MAIL.has(mailbox.domain);
 }
+
+/**
+ * The domain a work address suggests as its company's website (onboarding's step 1): the mailbox's
+ * own host, exactly what the address proves once verified, so a user who keeps it is set up
+ * without a further proof. Null for free mail and hosts nobody can own (`someone@gmail.com`,
+ * `x@co.uk`).
+ */
+export function workMailboxDomain(email: string): string | null {
+  const host = email
+    .slice(email.lastIndexOf("@") + 1)
+    .trim()
+    .toLowerCase();
+  return host && emailProvesDomain(email, host) ? host : null;
+}

@@ -1,11 +1,14 @@
 import { userSchema } from "@shared/auth";
 import { errorBodySchema } from "@shared/http";
-import { onboardingSchema } from "@shared/onboarding";
+import { nextStepsSchema } from "@shared/next-steps";
+import { onboardingSchema, websiteSuggestionSchema } from "@shared/onboarding";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { requireAuth } from "../../plugins/auth";
+import { requireAuth, requireMember } from "../../plugins/auth";
+import { workMailboxDomain } from "../domain-control/email-proof";
 import { securityActor } from "../security-log/security-actor";
+import { readNextSteps } from "./next-steps";
 import { cancelDomainClaim, checkDomainClaim, completeOnboarding } from "./onboarding.service";
 
 const resultSchema = z.object({ user: userSchema, message: z.string() });
@@ -81,5 +84,26 @@ export async function onboardingRoutes(app: FastifyInstance) {
       await cancelDomainClaim(app.db, requireAuth(request).userId);
       return reply.code(204).send(null);
     },
+  );
+
+  // Step 1's website, prefilled from the address the user signed up with (read from the session,
+  // never from input): only a work address names its company.
+  r.get(
+    "/api/onboarding/website",
+    {
+      config: { access: "user" },
+      schema: { response: { 200: websiteSuggestionSchema, 401: errorBodySchema } },
+    },
+    async (request) => ({ website: workMailboxDomain(requireAuth(request).email) }),
+  );
+
+  // The overview's "Next steps" after set-up, for any member of the organization.
+  r.get(
+    "/api/onboarding/next-steps",
+    {
+      config: { access: "member" },
+      schema: { response: { 200: nextStepsSchema, 401: errorBodySchema, 403: errorBodySchema } },
+    },
+    async (request) => readNextSteps(app.db, requireMember(request).organizationId),
   );
 }

@@ -188,7 +188,7 @@ describe("suggestEcosystem: complementary tools", () => {
     expect(allTools(plain).some((tool) => tool.direct_integration)).toBe(false);
   });
 
-  it("order each group: direct integrations, then platform users, then catalog order", () => {
+  it("order each group: platform users, then direct integrations, then catalog order", () => {
     const context: SuggestEcosystemContext = {
       platformOrganizations: [
         organization("org-shopify", "https://www.shopify.com/", "ecommerce-platforms", "Shopify"),
@@ -200,12 +200,12 @@ describe("suggestEcosystem: complementary tools", () => {
     const tools = toolsIn(suggestEcosystem({ domain: "klaviyo.com" }, context), "ecommerce-platforms");
     expect(tools.map((tool) => tool.domain)).toEqual([
       "shopify.com",
+      "ecwid.com",
+      "acmeshop.example",
       "bigcommerce.com",
       "woocommerce.com",
       "prestashop.com",
       "shopware.com",
-      "ecwid.com",
-      "acmeshop.example",
       "volusion.com",
     ]);
     expect(tools[0]).toMatchObject({
@@ -213,7 +213,7 @@ describe("suggestEcosystem: complementary tools", () => {
       organizationId: "org-shopify",
       direct_integration: true,
     });
-    expect(tools[6]).toMatchObject({
+    expect(tools[2]).toMatchObject({
       name: "Acme Shop",
       description: "Acme Shop description",
       isPlatformUser: true,

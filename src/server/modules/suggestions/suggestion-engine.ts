@@ -119,13 +119,19 @@ export function suggestEcosystem(
     const candidates = collectCandidates(complement, platform, excluded);
     if (candidates.length === 0) return [];
     const directCount = candidates.filter((candidate) => partners.labels.has(candidate.domain)).length;
+    const onPlatform = candidates.some((candidate) => candidate.organization !== null);
     const kept = candidates
-      .sort(byIntegrationThenPlatform(partners.labels))
+      .sort(byPlatformThenIntegration(partners.labels))
       .slice(0, limits.toolsPerCategory);
-    return [{ complement, order, directCount, kept }];
+    return [{ complement, order, onPlatform, directCount, kept }];
   });
-  // Categories where the company already has native integrations are the easiest partnerships.
-  groups.sort((a, b) => b.directCount - a.directCount || a.order - b.order);
+  // Categories holding a company already on Buddy come first: a Buddy there can share ads back
+  // from day one. Then those where the company already has native integrations, the easiest
+  // partnerships to explain.
+  groups.sort(
+    (a, b) =>
+      Number(b.onPlatform) - Number(a.onPlatform) || b.directCount - a.directCount || a.order - b.order,
+  );
 
   return {
     category: { slug: category.slug, name: category.name, source: own ? "catalog" : "text" },
@@ -241,13 +247,14 @@ function byPlatformThenRank(a: Candidate, b: Candidate): number {
 }
 
 /**
- * Direct integrations first (the easiest partnerships), then organisations already on the platform;
- * Array#sort is stable, so ties keep the catalog order the candidates arrived in.
+ * Organisations already on the platform first (proven companies that can add the company back and
+ * share its ads), then direct integrations (the easiest partnerships); Array#sort is stable, so
+ * ties keep the catalog order the candidates arrived in.
  */
-function byIntegrationThenPlatform(partnerLabels: ReadonlyMap<string, string>) {
+function byPlatformThenIntegration(partnerLabels: ReadonlyMap<string, string>) {
   return (a: Candidate, b: Candidate): number =>
-    Number(partnerLabels.has(b.domain)) - Number(partnerLabels.has(a.domain)) ||
-    Number(b.organization !== null) - Number(a.organization !== null);
+    Number(b.organization !== null) - Number(a.organization !== null) ||
+    Number(partnerLabels.has(b.domain)) - Number(partnerLabels.has(a.domain));
 }
 
 function toCompetitor(candidate: Candidate, category: CatalogCategory): Suggestion {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { organizations } from "../../db/schema";
 import { createOrganization, createTestApp, type TestApp } from "../../testing/app";
 
 let t: TestApp;
@@ -9,6 +10,7 @@ afterAll(() => t.close());
 
 type Tool = {
   name: string;
+  organizationId: string | null;
   domain: string;
   reason: string;
   confidence: number;
@@ -145,5 +147,83 @@ describe("dashboard suggestions", () => {
       headers: { authorization: "Bearer nope" },
     });
     expect(response.statusCode).toBe(401);
+  });
+});
+
+describe("organizations already on Buddy (onboarding's step 3)", () => {
+  const SHOP = "An e-commerce storefront platform for independent shops";
+  const MAILER = "An e-mail marketing tool for small shops and newsletters.";
+  const ecommerce = (body: Body) => body.categories.find((group) => group.slug === "ecommerce-platforms");
+
+  it("come first, in the first complementary category, marked as on Buddy; an unproven one never is", async () => {
+    const shop = await createOrganization(t, "onbuddyshop", { description: SHOP });
+    // Legacy data nobody proved: it holds the category but is not on Buddy.
+    await t.database.db.insert(organizations).values({
+      name: "Unproven Shop",
+      domain: "unprovenshop.example",
+      website: "https://unprovenshop.example",
+      category: "ecommerce-platforms",
+    });
+    const body = await publicSuggestions(
+      `domain=newmailer.example&name=Newmailer&description=${encodeURIComponent(MAILER)}`,
+    );
+    // Groups holding an organization on Buddy come first, and within each group those organizations.
+    const flags = (tools: Tool[]) => tools.map((tool) => tool.isPlatformUser);
+    const nonIncreasing = (values: boolean[]) => values.every((v, i) => i === 0 || !v || values[i - 1]);
+    expect(nonIncreasing(body.categories.map((group) => flags(group.tools).some(Boolean)))).toBe(true);
+    for (const group of body.categories) expect(nonIncreasing(flags(group.tools)), group.slug).toBe(true);
+    const tools = ecommerce(body)?.tools ?? [];
+    expect(tools[0]?.isPlatformUser).toBe(true);
+    expect(tools.find((tool) => tool.domain === "onbuddyshop.example")).toMatchObject({
+      isPlatformUser: true,
+      organizationId: shop.organizationId,
+      reason: expect.stringMatching(/already on Buddy$/),
+    });
+    expect(tools.some((tool) => !tool.isPlatformUser)).toBe(true);
+    expect(allDomains(body)).not.toContain("unprovenshop.example");
+    // Only proven organizations are marked.
+    for (const tool of body.categories.flatMap((group) => group.tools))
+      expect(tool.isPlatformUser, tool.domain).toBe(tool.organizationId !== null);
+  });
+
+  it("never include one the company blocked or one that blocked it", async () => {
+    const mailer = await createOrganization(t, "onbuddymailer", { description: MAILER });
+    const blocker = await createOrganization(t, "onbuddyblocker", { description: SHOP });
+    const blocked = await createOrganization(t, "onbuddyblocked", { description: SHOP });
+    const dashboard = async () => {
+      const response = await t.app.inject({
+        url: "/api/ecosystem/suggestions?domain=x&force=true",
+        headers: mailer.headers,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as Body;
+    };
+    const before = (ecommerce(await dashboard())?.tools ?? []).filter((tool) => tool.isPlatformUser);
+    expect(before.map((tool) => tool.domain)).toEqual(
+      expect.arrayContaining(["onbuddyblocker.example", "onbuddyblocked.example"]),
+    );
+    // 200 where the other was a stored suggestion (SPEC §4 updates it), 201 otherwise.
+    const block = async (org: { headers: Record<string, string> }, organizationId: string) => {
+      const response = await t.app.inject({
+        method: "POST",
+        url: "/api/relationships",
+        headers: org.headers,
+        payload: { organizationId, type: "competitor" },
+      });
+      expect([200, 201]).toContain(response.statusCode);
+    };
+    await block(blocker, mailer.organizationId);
+    await block(mailer, blocked.organizationId);
+    const after = await dashboard();
+    expect(allDomains(after)).not.toContain("onbuddyblocker.example");
+    expect(allDomains(after)).not.toContain("onbuddyblocked.example");
+    expect(after.suggestions?.map((s) => s.targetOrg.domain)).not.toContain("onbuddyblocker.example");
+    // The onboarding call for the same company's domain leaves them out too.
+    const onboarding = await publicSuggestions(
+      `domain=onbuddymailer.example&description=${encodeURIComponent(MAILER)}`,
+    );
+    expect(allDomains(onboarding)).not.toContain("onbuddyblocker.example");
+    expect(allDomains(onboarding)).not.toContain("onbuddyblocked.example");
+    expect(allDomains(onboarding)).toContain("onbuddyshop.example");
   });
 });

@@ -1,5 +1,5 @@
 import type { MeResponse, User } from "@shared/auth";
-import type { CompanyStepInput, OnboardingInput } from "@shared/onboarding";
+import type { CompanyStepInput, OnboardingInput, WebsiteSuggestion } from "@shared/onboarding";
 import type { SiteMetadata } from "@shared/organizations";
 import type { SuggestionsResponse } from "@shared/suggestions";
 import { normalizeWebsite } from "@shared/website";
@@ -24,6 +24,14 @@ export async function lookupSiteMetadata(domain: string): Promise<SiteMetadata |
     console.error("Failed to fetch site metadata", error);
     return null;
   }
+}
+
+/**
+ * The domain of the address the user signed up with, for step 1's website (null for free mail). A
+ * failure leaves the field empty, as before: the user types it.
+ */
+export function useWebsiteSuggestion() {
+  return useQuery<WebsiteSuggestion>({ queryKey: ["/api/onboarding/website"] });
 }
 
 function suggestionsPath(company: CompanyStepInput): string {

@@ -75,6 +75,7 @@ describe("/setup wizard", () => {
     const fetchMock = stubFetch({
       "GET /api/me": () =>
         jsonResponse(200, { user: onboarded ? makeUser({ hasCompletedOnboarding: true }) : NEW_USER }),
+      "GET /api/onboarding/website": jsonResponse(200, { website: null }),
       "GET /api/metadata?domain=www.acme.com": jsonResponse(200, {
         siteName: "Acme Collaboration Software Inc",
         description: DESCRIPTION,
@@ -156,6 +157,7 @@ describe("/setup wizard", () => {
     setToken("token");
     stubFetch({
       "GET /api/me": jsonResponse(200, { user: NEW_USER }),
+      "GET /api/onboarding/website": jsonResponse(200, { website: null }),
       "GET /api/metadata?domain=acme.com": jsonResponse(200, {
         siteName: "Acme",
         description: "A description from the site.",
@@ -178,6 +180,7 @@ describe("/setup wizard", () => {
     let fail: (response: Response) => void = () => {};
     stubFetch({
       "GET /api/me": jsonResponse(200, { user: NEW_USER }),
+      "GET /api/onboarding/website": jsonResponse(200, { website: null }),
       "GET /api/metadata?domain=www.acme.com": jsonResponse(200, {
         siteName: "Acme Collaboration Software Inc",
         description: DESCRIPTION,
@@ -210,6 +213,7 @@ describe("/setup wizard", () => {
     setToken("token");
     stubFetch({
       "GET /api/me": jsonResponse(200, { user: NEW_USER }),
+      "GET /api/onboarding/website": jsonResponse(200, { website: null }),
       "GET /api/metadata?domain=www.acme.com": jsonResponse(200, {
         siteName: "Acme Collaboration Software Inc",
         description: DESCRIPTION,
@@ -234,5 +238,85 @@ describe("/setup wizard", () => {
     expect(screen.getByText("Your request to join Acme has been sent to its admins.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Logout" })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/setup");
+  });
+
+  it("prefills the website from the work address and autofills from it; step 3 marks companies on Buddy", async () => {
+    setToken("token");
+    const withOnBuddy: SuggestionsResponse = {
+      ...SUGGESTIONS,
+      categories: [
+        {
+          name: "Chat",
+          slug: "chat",
+          tools: [
+            tool("Quillchat", { categoryName: "Chat", isPlatformUser: true, organizationId: "org-quill" }),
+            tool("Chatly", { categoryName: "Chat" }),
+          ],
+        },
+      ],
+    };
+    const fetchMock = stubFetch({
+      "GET /api/me": jsonResponse(200, { user: NEW_USER }),
+      "GET /api/onboarding/website": jsonResponse(200, { website: "acme.com" }),
+      "GET /api/metadata?domain=acme.com": jsonResponse(200, {
+        siteName: "Acme Collaboration",
+        description: DESCRIPTION,
+      }),
+      [SUGGESTIONS_CALL]: jsonResponse(200, withOnBuddy),
+    });
+    renderApp("/setup");
+
+    await waitFor(() => expect(screen.getByLabelText("Website")).toHaveValue("acme.com"));
+    await waitFor(() => expect(screen.getByLabelText("Company Name")).toHaveValue("Acme Collaboration"));
+    expect(screen.getByLabelText("Description")).toHaveValue(DESCRIPTION);
+    await choose("Transactional Email Provider", "SendGrid");
+    await choose("Marketing Email Provider", "Mailchimp");
+    await userEvent.click(screen.getByRole("button", { name: "Continue" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Continue" }));
+
+    const chat = await screen.findByRole("group", { name: "Chat" });
+    const chips = within(chat).getAllByTestId("suggestion-chip");
+    expect(within(chips[0] as HTMLElement).getByText("On Buddy")).toBeInTheDocument();
+    expect(within(chips[0] as HTMLElement).getByRole("button", { name: "Quillchat" })).toBeInTheDocument();
+    expect(within(chips[1] as HTMLElement).queryByText("On Buddy")).toBeNull();
+    expect(screen.getByTestId("on-buddy-note")).toHaveTextContent(
+      "Companies marked On Buddy are already here",
+    );
+    expect(fetchCalls(fetchMock)).toContain("GET /api/onboarding/website");
+  });
+
+  it("never overwrites a website the user typed before the suggestion arrived", async () => {
+    setToken("token");
+    let answer: (response: Response) => void = () => {};
+    stubFetch({
+      "GET /api/me": jsonResponse(200, { user: NEW_USER }),
+      "GET /api/onboarding/website": () =>
+        new Promise<Response>((resolve) => {
+          answer = resolve;
+        }),
+      "GET /api/metadata?domain=mine.io": jsonResponse(200, { siteName: "Mine", description: DESCRIPTION }),
+    });
+    renderApp("/setup");
+
+    await userEvent.type(await screen.findByLabelText("Website"), "mine.io");
+    answer(jsonResponse(200, { website: "acme.com" }));
+    await waitFor(() => expect(screen.getByLabelText("Website")).toHaveValue("mine.io"));
+    await userEvent.tab();
+    await waitFor(() => expect(screen.getByLabelText("Company Name")).toHaveValue("Mine"));
+    expect(screen.getByLabelText("Website")).toHaveValue("mine.io");
+  });
+
+  it("leaves the website empty when the address is free mail", async () => {
+    setToken("token");
+    const fetchMock = stubFetch({
+      "GET /api/me": jsonResponse(200, { user: NEW_USER }),
+      "GET /api/onboarding/website": jsonResponse(200, { website: null }),
+    });
+    renderApp("/setup");
+    const website = await screen.findByLabelText("Website");
+    await waitFor(() => expect(fetchCalls(fetchMock)).toContain("GET /api/onboarding/website"));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(website).toHaveValue("");
+    expect(screen.getByLabelText("Company Name")).toHaveValue("");
   });
 });

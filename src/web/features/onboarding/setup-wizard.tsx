@@ -21,6 +21,7 @@ import { EMPTY_COMPANY, withHttps } from "@/features/onboarding/company-form";
 import { CompanyStep } from "@/features/onboarding/company-step";
 import { CompetitorsStep } from "@/features/onboarding/competitors-step";
 import { ComplementsStep } from "@/features/onboarding/complements-step";
+import { useWebsitePrefill } from "@/features/onboarding/website-prefill";
 import { WizardButtons } from "@/features/onboarding/wizard-buttons";
 
 type WizardStep = 1 | 2 | 3;
@@ -71,6 +72,8 @@ export function SetupWizard() {
       form.setValue("description", metadata.description.trim().slice(0, DESCRIPTION_MAX), revalidate);
     }
   };
+
+  useWebsitePrefill(form, autofill);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     if (step === 1) {

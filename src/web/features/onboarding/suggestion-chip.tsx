@@ -9,7 +9,10 @@ type SuggestionChipProps = {
   onToggle: () => void;
 };
 
-/** A toggle chip for one suggested company, its reason as the tooltip, with a link to its site. */
+/**
+ * A toggle chip for one suggested company, its reason as the tooltip, with a link to its site. A
+ * company already on Buddy (a proven organization) says so: it is the one that can trade ads back.
+ */
 export function SuggestionChip({ tool, selected, onToggle }: SuggestionChipProps) {
   return (
     <div
@@ -33,6 +36,18 @@ export function SuggestionChip({ tool, selected, onToggle }: SuggestionChipProps
         )}
         {tool.name}
       </button>
+      {tool.isPlatformUser ? (
+        <span
+          data-testid="on-buddy-badge"
+          title={`${tool.name} is on Buddy: as your Buddy it can share your ads and you can share theirs`}
+          className={cn(
+            "rounded-full px-1.5 py-0.5 font-medium text-[10px] uppercase tracking-wide",
+            selected ? "bg-primary-foreground/20" : "bg-sky-100 text-sky-800",
+          )}
+        >
+          On Buddy
+        </span>
+      ) : null}
       {tool.direct_integration ? (
         <span
           className={cn(

@@ -1,6 +1,7 @@
 import { PageHeader } from "@/components/layout/page-header";
 import { DailyChartCard } from "@/features/overview/daily-chart-card";
 import { ExportCsvDialog } from "@/features/overview/export-csv-dialog";
+import { NextStepsCard } from "@/features/overview/next-steps/next-steps-card";
 import { OrganizationProfileCard } from "@/features/overview/organization-profile-card";
 import { PartnersCard } from "@/features/overview/partners/partners-card";
 import { RecentActivityCard } from "@/features/overview/recent-activity-card";
@@ -17,6 +18,7 @@ export function OverviewPage() {
       <PageHeader title="Overview">
         <ExportCsvDialog />
       </PageHeader>
+      <NextStepsCard />
       <StatCards />
       <RevenueCard />
       <DailyChartCard />
