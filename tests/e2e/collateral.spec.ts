@@ -34,6 +34,10 @@ test("New Collateral counts characters, requires the fields, previews the image 
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: "New Collateral" })).toBeVisible();
   await expect(counters(page)).toHaveText(["0/25", "0/100", "0/25"]);
+  // A new ad is a draft, and the dialog says who cannot see it yet.
+  await expect(dialog.getByTestId("draft-note")).toHaveText(
+    "This ad is a draft: Buddies see it once it is published. Publish it from its card once it is ready.",
+  );
 
   await dialog.getByRole("button", { name: "Create" }).click();
   await expect(dialog.getByText("Title is required")).toBeVisible();
@@ -64,8 +68,14 @@ test("New Collateral counts characters, requires the fields, previews the image 
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await expect(preview.getByTestId("collateral-image-placeholder")).toHaveCount(0);
 
+  await page.setViewportSize({ width: 390, height: 844 });
+  await dialog.getByTestId("draft-note").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "/tmp/item7-draft-note-390.png" });
+  await page.setViewportSize({ width: 1280, height: 720 });
   await dialog.getByRole("button", { name: "Create" }).click();
   await expect(dialog).toBeHidden();
+  await expect(toast(page, "Saved as a draft: Buddies see it once it is published.")).toBeVisible();
+  await page.screenshot({ path: "/tmp/item7-draft-saved-1280.png" });
   const created = card(page, "Launch week special");
   await expect(created).toHaveAttribute("data-status", "draft");
   await expect(created.getByTestId("collateral-status")).toHaveText(/draft/i);

@@ -6,6 +6,7 @@ import type {
 } from "@shared/collateral";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
+import { DRAFT_HINT } from "@/features/collateral/collateral-status";
 import { apiRequest, errorMessage } from "@/lib/api-client";
 import { invalidateApiPaths } from "@/lib/query-client";
 
@@ -46,7 +47,11 @@ export function useSaveCollateral() {
       id
         ? apiRequest<Collateral>(collateralItemPath(id), { method: "PATCH", body: values })
         : apiRequest<Collateral>(COLLATERAL_PATH, { method: "POST", body: values }),
-    onSuccess: () => refresh(),
+    onSuccess: (saved) => {
+      // SPEC names no notice for a save; a draft's says who cannot see it yet.
+      if (saved.status === "draft") toast(DRAFT_HINT);
+      return refresh();
+    },
     onError: (error) => console.error("Failed to save collateral", error),
   });
 }

@@ -204,4 +204,37 @@ describe("New Collateral dialog", () => {
       status: "archived",
     });
   });
+
+  it("says a new ad is a draft Buddies cannot see until it is published, and says it again once saved", async () => {
+    stubFetch({
+      "POST /api/marketing/collateral": jsonResponse(201, makeCollateral({ status: "draft" })),
+    });
+    const { dialog, onClose } = renderDialog();
+    expect(dialog.getByTestId("draft-note")).toHaveTextContent(
+      "This ad is a draft: Buddies see it once it is published. Publish it from its card once it is ready.",
+    );
+    await fillRequired(dialog);
+    await userEvent.click(dialog.getByRole("button", { name: "Create" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledOnce());
+    expect(
+      await screen.findByText("Saved as a draft: Buddies see it once it is published."),
+    ).toBeInTheDocument();
+  });
+
+  it("shows the draft note only while the status is draft, and no draft notice for a published save", async () => {
+    const item = makeCollateral({ id: "col-7", status: "draft" });
+    stubFetch({
+      "PATCH /api/marketing/collateral/col-7": jsonResponse(200, { ...item, status: "active" }),
+    });
+    const { dialog, onClose } = renderDialog(item);
+    expect(dialog.getByTestId("draft-note")).toHaveTextContent(
+      /^This ad is a draft: Buddies see it once it is published\.$/,
+    );
+    await userEvent.click(dialog.getByRole("combobox", { name: "Status" }));
+    await userEvent.click(await screen.findByRole("option", { name: "Active" }));
+    expect(dialog.queryByTestId("draft-note")).toBeNull();
+    await userEvent.click(dialog.getByRole("button", { name: "Update" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledOnce());
+    expect(screen.queryByText(/Saved as a draft/)).toBeNull();
+  });
 });

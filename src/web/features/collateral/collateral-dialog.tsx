@@ -14,6 +14,7 @@ import { FormTextarea } from "@/components/ui/form-textarea";
 import { useGenerateCollateralDraft, useSaveCollateral } from "@/features/collateral/api";
 import { CharacterCount } from "@/features/collateral/character-count";
 import { collateralFormValues, withGeneratedContent } from "@/features/collateral/collateral-form";
+import { DRAFT_NOTE } from "@/features/collateral/collateral-status";
 import { GenerateWithAiButton } from "@/features/collateral/generate-with-ai-button";
 import { ImageUrlField } from "@/features/collateral/image-url-field";
 import { StatusSelectField } from "@/features/collateral/status-select-field";
@@ -36,9 +37,9 @@ export function CollateralDialog({ collateral, onClose }: CollateralDialogProps)
     resolver: zodResolver(createCollateralSchema),
     defaultValues: collateralFormValues(collateral),
   });
-  const [name, description, ctaText] = useWatch({
+  const [name, description, ctaText, status] = useWatch({
     control: form.control,
-    name: ["name", "description", "ctaText"],
+    name: ["name", "description", "ctaText", "status"],
   });
 
   // SPEC §2: the dialog cannot be closed while generating (Esc, overlay, ×, Cancel all end here).
@@ -110,6 +111,15 @@ export function CollateralDialog({ collateral, onClose }: CollateralDialogProps)
           />
           <ImageUrlField control={form.control} />
           {editing ? <StatusSelectField control={form.control} /> : null}
+          {status === "draft" ? (
+            <p
+              data-testid="draft-note"
+              className="rounded-md bg-muted px-3 py-2 text-muted-foreground text-sm"
+            >
+              {DRAFT_NOTE}
+              {editing ? null : " Publish it from its card once it is ready."}
+            </p>
+          ) : null}
           <FormDialogFooter
             submitLabel={editing ? "Update" : "Create"}
             pending={save.isPending}

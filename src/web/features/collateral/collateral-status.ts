@@ -9,3 +9,10 @@ export function toggledStatus(status: CollateralStatus): CollateralStatus {
 export function toggleLabel(status: CollateralStatus): "Archive" | "Publish" {
   return status === "active" ? "Archive" : "Publish";
 }
+
+/**
+ * A draft is the creator's alone: Buddies never see it, in the app or the Ads API, until it is
+ * published (issue 37: a new ad is a draft, and nothing said so).
+ */
+export const DRAFT_HINT = "Saved as a draft: Buddies see it once it is published.";
+export const DRAFT_NOTE = "This ad is a draft: Buddies see it once it is published.";
