@@ -227,10 +227,18 @@ export const activitySchema = z.array(
 );
 export type Activity = z.infer<typeof activitySchema>;
 
+/**
+ * One currency of revenue and its sales: the conversions with a value. A sale refunded in full
+ * still counts as a sale (as it stays a lead), its amount taken from `value`; so a currency whose
+ * sales were all refunded is listed with `value` 0.
+ */
+export const revenueTotalSchema = moneyTotalSchema.extend({ sales: z.number().int().nonnegative() });
+export type RevenueTotal = z.infer<typeof revenueTotalSchema>;
+
 /** Revenue the caller's clicks earned partners (sent) and partners' clicks earned it (received). */
 export const revenueSchema = z.object({
-  sent: z.array(moneyTotalSchema),
-  received: z.array(moneyTotalSchema),
+  sent: z.array(revenueTotalSchema),
+  received: z.array(revenueTotalSchema),
 });
 export type Revenue = z.infer<typeof revenueSchema>;
 

@@ -1,6 +1,6 @@
 import { windowStart } from "@shared/days";
 import { toMajorUnits } from "@shared/money";
-import type { DailyRevenue, MoneyTotal, Revenue } from "@shared/tracking";
+import type { DailyRevenue, Revenue, RevenueTotal } from "@shared/tracking";
 import { and, eq, gte, or, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client";
 import { pairDailyRevenue } from "../../../db/schema";
@@ -16,7 +16,7 @@ function pairsOf(organizationId: string, partnerId: string | undefined): SQL | u
   );
 }
 
-const byCurrency = (a: MoneyTotal, b: MoneyTotal) => a.currency.localeCompare(b.currency);
+const byCurrency = (a: RevenueTotal, b: RevenueTotal) => a.currency.localeCompare(b.currency);
 
 /**
  * Minor units the organization's links earned (sent) and partners' links earned it (received).
@@ -31,9 +31,23 @@ function sentAndReceived(organizationId: string) {
 }
 
 /**
+ * The sales (conversions with a value) of each side: a refund's row adds 0 conversions, so a sale
+ * refunded in full still counts, as it stays a lead (CONTRACT §8).
+ */
+function salesSentAndReceived(organizationId: string) {
+  const t = pairDailyRevenue;
+  return {
+    salesSent: sql<string>`coalesce(sum(${t.conversions}) filter (where ${t.sourceOrgId} = ${organizationId}), 0)::text`,
+    salesReceived: sql<string>`coalesce(sum(${t.conversions}) filter (where ${t.targetOrgId} = ${organizationId}), 0)::text`,
+  };
+}
+
+/**
  * CONTRACT §8: revenue sent (earned at partners by the caller's links) and received (earned by the
  * caller through partners' links), one entry per currency, sorted, never converted between
- * currencies. Read from the per-pair daily roll-up, never from the conversions.
+ * currencies, each with its count of sales. A currency is listed on a side with sales or revenue
+ * there: one whose sales were all refunded shows its sales at 0. Read from the per-pair daily
+ * roll-up, never from the conversions.
  */
 export async function readRevenue(
   db: DbOrTx,
@@ -42,17 +56,28 @@ export async function readRevenue(
 ): Promise<Revenue> {
   const t = pairDailyRevenue;
   const rows = await db
-    .select({ currency: t.currency, ...sentAndReceived(organizationId) })
+    .select({
+      currency: t.currency,
+      ...sentAndReceived(organizationId),
+      ...salesSentAndReceived(organizationId),
+    })
     .from(t)
     .where(pairsOf(organizationId, options.partnerId))
     .groupBy(t.currency);
-  const sent: MoneyTotal[] = [];
-  const received: MoneyTotal[] = [];
+  const sent: RevenueTotal[] = [];
+  const received: RevenueTotal[] = [];
+  const total = (minor: number, sales: number, currency: string): RevenueTotal => ({
+    currency,
+    // Never below 0: all time, refunds never take back more than the sales brought.
+    value: toMajorUnits(Math.max(minor, 0), currency),
+    sales,
+  });
   for (const row of rows) {
     const [sentMinor, receivedMinor] = [Number(row.sent), Number(row.received)];
-    if (sentMinor > 0) sent.push({ currency: row.currency, value: toMajorUnits(sentMinor, row.currency) });
-    if (receivedMinor > 0)
-      received.push({ currency: row.currency, value: toMajorUnits(receivedMinor, row.currency) });
+    const [salesSent, salesReceived] = [Number(row.salesSent), Number(row.salesReceived)];
+    if (sentMinor > 0 || salesSent > 0) sent.push(total(sentMinor, salesSent, row.currency));
+    if (receivedMinor > 0 || salesReceived > 0)
+      received.push(total(receivedMinor, salesReceived, row.currency));
   }
   return { sent: sent.sort(byCurrency), received: received.sort(byCurrency) };
 }
