@@ -1,4 +1,4 @@
-import { useId, useRef } from "react";
+import { type KeyboardEvent, useId, useRef, useState } from "react";
 import {
   CHART_HEIGHT,
   CHART_SERIES,
@@ -20,6 +20,7 @@ import {
   yPosition,
 } from "@/features/overview/chart-geometry";
 import { useElementWidth } from "@/features/overview/use-element-width";
+import { cn } from "@/lib/utils";
 
 /** Width used before the container is measured; any value works, the chart redraws once measured. */
 const FALLBACK_WIDTH = 640;
@@ -65,10 +66,70 @@ const COUNTS_CHART: ChartKind<SeriesKey> = {
   axis: "Count",
 };
 
+/** The keys that move between days, as in a slider: one day, or to the first or the last. */
+function dayAfterKey(key: string, index: number, count: number): number | null {
+  if (key === "ArrowLeft" || key === "ArrowDown") return Math.max(index - 1, 0);
+  if (key === "ArrowRight" || key === "ArrowUp") return Math.min(index + 1, count - 1);
+  if (key === "Home") return 0;
+  if (key === "End") return count - 1;
+  return null;
+}
+
+/** One day's numbers beside its column: shown on hover, on a tap and on keyboard focus. */
+function DayTooltip<K extends string>({
+  day,
+  x,
+  width,
+  top,
+  series,
+  text,
+}: {
+  day: ChartDay<K>;
+  x: number;
+  width: number;
+  top: number;
+  series: readonly ChartSeries<K>[];
+  text: ChartText;
+}) {
+  // On the side of the day with more room, so it never leaves the card.
+  const side = x > width / 2 ? { right: width - x + 10 } : { left: x + 10 };
+  return (
+    // The focused day's label says the same to a screen reader: this is for the eyes.
+    <div
+      data-testid="chart-tooltip"
+      aria-hidden="true"
+      style={{ ...side, top }}
+      className="pointer-events-none absolute z-10 grid min-w-40 gap-1 rounded-md border bg-popover px-3 py-2 text-popover-foreground text-xs shadow-md"
+    >
+      <p className="font-medium">{formatDay(day.day)}</p>
+      <ul className="grid gap-0.5">
+        {series.map((item) => (
+          <li key={item.key} className="flex items-center gap-2">
+            <svg aria-hidden="true" width="14" height="8" className={item.colour}>
+              <line
+                x1="0"
+                y1="4"
+                x2="14"
+                y2="4"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeDasharray={item.dashed ? "3 2" : undefined}
+              />
+            </svg>
+            <span className="text-muted-foreground">{item.label}</span>
+            <span className="ml-auto pl-3 font-medium tabular-nums">{text.format(day[item.key])}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /**
  * Lines over 30 days in plain SVG: the four counts, or the revenue of one currency both ways. The
- * picture is one image for assistive technology (its title and description carry the totals);
- * each day also has a native tooltip with its numbers.
+ * picture is one image for assistive technology (its title and description carry the totals).
+ * Over it, one button per day, a single tab stop moved by the arrow keys: hovering, tapping or
+ * focusing a day shows its numbers beside it, and its label reads them out.
  */
 export function DailyChart<K extends string = SeriesKey>({
   days,
@@ -81,6 +142,12 @@ export function DailyChart<K extends string = SeriesKey>({
   const width = useElementWidth(containerRef, FALLBACK_WIDTH);
   const titleId = useId();
   const descriptionId = useId();
+  const dayButtons = useRef<(HTMLButtonElement | null)[]>([]);
+  // The day under the pointer, and the day focused or tapped: the tooltip shows the first it has.
+  const [hovered, setHovered] = useState<number | null>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  // The day the chart's one tab stop lands on: the latest, until another is chosen.
+  const [rover, setRover] = useState<number | null>(null);
 
   const layout = chartLayout(width);
   const { series: shown, text } = kind;
@@ -96,9 +163,25 @@ export function DailyChart<K extends string = SeriesKey>({
   const summary = summarizeDailyFigures(days, shown, text);
   // On a phone the days are ~9 px apart: smaller dots keep the lines readable.
   const pointRadius = columnWidth < 12 ? 1.75 : 2.5;
+  const last = days.length - 1;
+  const tabStop = rover !== null && rover <= last ? rover : last;
+  const shownIndex = hovered ?? selected;
+  const shownDay = shownIndex !== null && shownIndex <= last ? days[shownIndex] : undefined;
+
+  const moveWith = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
+    if (event.key === "Escape") {
+      setSelected(null);
+      setHovered(null);
+      return;
+    }
+    const next = dayAfterKey(event.key, index, days.length);
+    if (next === null) return;
+    event.preventDefault();
+    dayButtons.current[next]?.focus();
+  };
 
   return (
-    <div ref={containerRef} className="w-full">
+    <div ref={containerRef} className="relative w-full">
       <svg
         data-testid="daily-chart"
         role="img"
@@ -168,6 +251,17 @@ export function DailyChart<K extends string = SeriesKey>({
           Day
         </text>
 
+        {shownDay && shownIndex !== null ? (
+          <line
+            data-testid="chart-guide"
+            x1={xPosition(layout, shownIndex, days.length)}
+            x2={xPosition(layout, shownIndex, days.length)}
+            y1={layout.top}
+            y2={bottom}
+            className="stroke-foreground/30"
+          />
+        ) : null}
+
         {shown.map((series) => (
           <g key={series.key} data-series={series.key} className={series.colour}>
             <polyline
@@ -185,27 +279,75 @@ export function DailyChart<K extends string = SeriesKey>({
                 data-testid="chart-point"
                 cx={xPosition(layout, index, days.length)}
                 cy={yPosition(layout, day[series.key], max, min)}
-                r={pointRadius}
+                r={index === shownIndex ? pointRadius + 1.5 : pointRadius}
                 fill="currentColor"
               />
             ))}
           </g>
         ))}
-
-        {days.map((day, index) => (
-          // A transparent column per day: hovering anywhere above the date shows its numbers.
-          <g key={day.day} data-testid="chart-day">
-            <title>{describeDay(day, shown, text)}</title>
-            <rect
-              x={xPosition(layout, index, days.length) - columnWidth / 2}
-              y={layout.top}
-              width={columnWidth}
-              height={layout.plotHeight}
-              className="fill-transparent hover:fill-foreground/5"
-            />
-          </g>
-        ))}
       </svg>
+
+      {/* A column per day over the plot: hovering anywhere above the date shows its numbers. */}
+      {/* biome-ignore lint/a11y/useSemanticElements: a group of the days' buttons, not a form's fieldset. */}
+      <div
+        role="group"
+        aria-label={`${kind.title}, day by day`}
+        data-testid="chart-days"
+        className="absolute inset-x-0 top-0"
+        style={{ height: CHART_HEIGHT }}
+        onPointerLeave={() => setHovered(null)}
+        onBlur={(event) => {
+          if (!event.currentTarget.contains(event.relatedTarget)) setSelected(null);
+        }}
+      >
+        {days.map((day, index) => (
+          <button
+            key={day.day}
+            ref={(element) => {
+              dayButtons.current[index] = element;
+            }}
+            type="button"
+            data-testid="chart-day"
+            data-day={day.day}
+            aria-label={describeDay(day, shown, text)}
+            tabIndex={index === tabStop ? 0 : -1}
+            style={{
+              left: xPosition(layout, index, days.length) - columnWidth / 2,
+              top: layout.top,
+              width: columnWidth,
+              height: layout.plotHeight,
+            }}
+            className={cn(
+              "absolute cursor-default rounded-sm outline-none hover:bg-foreground/5 focus-visible:ring-2 focus-visible:ring-ring",
+              index === shownIndex && "bg-foreground/5",
+            )}
+            onPointerEnter={(event) => {
+              // A touch's pointer leaves as soon as it lifts: the tap selects the day instead.
+              if (event.pointerType === "mouse") setHovered(index);
+            }}
+            onFocus={() => {
+              setRover(index);
+              setSelected(index);
+            }}
+            onClick={(event) => {
+              // A tap (or a click) shows the day even where the browser does not focus buttons.
+              setSelected(index);
+              event.currentTarget.focus();
+            }}
+            onKeyDown={(event) => moveWith(event, index)}
+          />
+        ))}
+      </div>
+      {shownDay && shownIndex !== null ? (
+        <DayTooltip
+          day={shownDay}
+          x={xPosition(layout, shownIndex, days.length)}
+          width={layout.width}
+          top={layout.top}
+          series={shown}
+          text={text}
+        />
+      ) : null}
     </div>
   );
 }

@@ -73,10 +73,10 @@ function signedIn(overrides: Routes = {}) {
       partners: [makePartner({ organizationId: "o3", name: "Chatly", clicks: { sent: 4, received: 9 } })],
     }),
     "GET /api/metrics/revenue": jsonResponse(200, {
-      sent: [{ currency: "USD", value: 49.99 }],
+      sent: [{ currency: "USD", value: 49.99, sales: 1 }],
       received: [
-        { currency: "EUR", value: 1234.5 },
-        { currency: "JPY", value: 5000 },
+        { currency: "EUR", value: 1234.5, sales: 1 },
+        { currency: "JPY", value: 5000, sales: 2 },
       ],
     }),
     ...overrides,
@@ -197,7 +197,9 @@ describe("Overview page", { timeout: 15_000 }, () => {
     renderApp("/dashboard");
 
     const chart = await screen.findByRole("img", { name: "Clicks and leads, last 30 days" }, FIRST_LOAD);
-    expect(within(chart).getAllByTestId("chart-day")).toHaveLength(30);
+    // Over the picture, a button per day that shows its values (daily-chart.test.tsx).
+    const days = screen.getByRole("group", { name: "Clicks and leads, last 30 days, day by day" });
+    expect(within(days).getAllByTestId("chart-day")).toHaveLength(30);
     expect(within(chart).getAllByTestId("chart-point")).toHaveLength(120);
     for (const line of within(chart).getAllByTestId("chart-line")) {
       expect(line.getAttribute("points")?.split(" ")).toHaveLength(30);
@@ -213,7 +215,7 @@ describe("Overview page", { timeout: 15_000 }, () => {
     expect(within(chart).getAllByTestId("chart-x-label").at(-1)).toHaveTextContent("Mar 2");
   });
 
-  it("shows revenue received and sent, one amount per currency, never converted", async () => {
+  it("shows revenue received and sent, one amount per currency with its sales, the most sales first, never converted", async () => {
     signedIn();
     renderApp("/dashboard");
     const card = await screen.findByTestId("revenue-card", {}, FIRST_LOAD);
@@ -222,8 +224,16 @@ describe("Overview page", { timeout: 15_000 }, () => {
       within(within(card).getByTestId(`revenue-${side}`))
         .queryAllByTestId("revenue-amount")
         .map((amount) => amount.textContent);
-    expect(amounts("received")).toEqual(["€1,234.50", "¥5,000"]);
+    expect(amounts("received")).toEqual(["¥5,000", "€1,234.50"]);
     expect(amounts("sent")).toEqual(["$49.99"]);
+    expect(
+      within(card)
+        .getAllByTestId("revenue-sales")
+        .map((sales) => sales.textContent),
+    ).toEqual(["2 sales", "1 sale", "1 sale"]);
+    expect(
+      within(card).getByText("Net of refunds. A refunded sale still counts as a sale."),
+    ).toBeInTheDocument();
   });
 
   it("draws one currency's revenue per day when asked, never two currencies added together", async () => {
@@ -303,7 +313,7 @@ describe("Overview page", { timeout: 15_000 }, () => {
       "href",
       "/dashboard/tools/b2",
     );
-    expect(table.querySelector('[data-cell="balance"]')).toHaveTextContent("+5");
+    expect(table.querySelector('[data-cell="balance"]')).toHaveTextContent("Received 5 more clicks");
   });
 
   it("names each failed source with its SPEC text and keeps the other cards", async () => {

@@ -1,17 +1,18 @@
-import { formatMoney } from "@shared/money";
-import type { MoneyTotal } from "@shared/tracking";
+import type { RevenueTotal } from "@shared/tracking";
 import { ArrowDownLeft, ArrowUpRight, type LucideIcon } from "lucide-react";
 import { Link } from "react-router";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useRevenue } from "@/features/overview/api";
+import { EmptyAmount } from "@/features/overview/empty-amount";
 import { LoadError } from "@/features/overview/load-error";
+import { revenueCardLines } from "@/features/overview/revenue-lines";
 import { paths } from "@/lib/paths";
 
 /** No SPEC §8 text for this load; worded like the others. */
 export const REVENUE_LOAD_ERROR = "Failed to fetch revenue";
-/** Amounts read the same way as the other numbers of the dashboard (`lib/number-format.ts`). */
-const LOCALE = "en-US";
+/** What the amounts are, in the server's terms (CONTRACT §8: net of refunds; a refunded sale stays a sale). */
+export const REVENUE_NET_TEXT = "Net of refunds. A refunded sale still counts as a sale.";
 
 function Side({
   id,
@@ -24,28 +25,35 @@ function Side({
   label: string;
   description: string;
   icon: LucideIcon;
-  totals: MoneyTotal[];
+  totals: RevenueTotal[];
 }) {
+  const lines = revenueCardLines(totals);
   return (
     <section data-testid={`revenue-${id}`} aria-label={label} className="grid content-start gap-1.5">
       <h3 className="flex items-center gap-1.5 font-medium text-sm">
         <Icon aria-hidden="true" className="size-4 text-muted-foreground" />
         {label}
       </h3>
-      {totals.length === 0 ? (
-        <p className="font-semibold text-2xl text-muted-foreground tabular-nums">
-          <span title="No revenue yet">—</span>
+      {lines.length === 0 ? (
+        <p className="font-semibold text-2xl tabular-nums">
+          <EmptyAmount />
         </p>
       ) : (
+        // Per currency, the most sales first; each amount with the count of sales that made it.
         <ul className="grid gap-0.5">
-          {totals.map((total) => (
+          {lines.map((line) => (
             <li
-              key={total.currency}
-              data-testid="revenue-amount"
-              data-currency={total.currency}
-              className="break-words font-semibold text-2xl tabular-nums"
+              key={line.currency}
+              data-testid="revenue-line"
+              data-currency={line.currency}
+              className="flex flex-wrap items-baseline gap-x-2"
             >
-              {formatMoney(total.value, total.currency, LOCALE)}
+              <span data-testid="revenue-amount" className="break-words font-semibold text-2xl tabular-nums">
+                {line.amount}
+              </span>
+              <span data-testid="revenue-sales" className="text-muted-foreground text-sm tabular-nums">
+                {line.sales}
+              </span>
             </li>
           ))}
         </ul>
@@ -101,6 +109,7 @@ export function RevenueCard({ partner }: { partner?: { id: string; name: string 
                 totals={revenue.data.sent}
               />
             </div>
+            {empty ? null : <p className="text-muted-foreground text-xs">{REVENUE_NET_TEXT}</p>}
             {empty ? (
               <p className="text-muted-foreground text-sm">
                 No revenue yet. Send a value with your conversions, or{" "}

@@ -12,6 +12,7 @@ import {
   SIDE_ICONS,
 } from "@/features/overview/partners/partner-cells";
 import {
+  adWeightSentence,
   nextSort,
   type PartnerSort,
   type PartnerSortKey,
@@ -87,7 +88,7 @@ export function PartnerCardList({
   onSort,
   buddyLinks,
 }: PartnerListProps & { onSort: (sort: PartnerSort) => void }) {
-  const GivenIcon = SIDE_ICONS.sent;
+  const SentIcon = SIDE_ICONS.sent;
   const ReceivedIcon = SIDE_ICONS.received;
   return (
     <div className="grid gap-3">
@@ -115,7 +116,7 @@ export function PartnerCardList({
               <Figure
                 label={
                   <span className="inline-flex items-center gap-1">
-                    Given <GivenIcon aria-hidden="true" className="size-3.5" />
+                    Sent <SentIcon aria-hidden="true" className="size-3.5" />
                   </span>
                 }
               >
@@ -141,7 +142,13 @@ export function PartnerCardList({
                 </span>
               </Figure>
               <Figure label="Ad weight">
-                <AdWeightMeter weight={partner.adWeight} />
+                {/* No hover on a phone: the weight's sentence shows under its meter. */}
+                <span className="grid gap-1">
+                  <AdWeightMeter weight={partner.adWeight} />
+                  <span data-testid="ad-weight-sentence" className="text-muted-foreground text-xs">
+                    {adWeightSentence(partner.name, partner.adWeight)}.
+                  </span>
+                </span>
               </Figure>
             </dl>
           </li>

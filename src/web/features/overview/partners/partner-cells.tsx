@@ -1,9 +1,12 @@
 import type { PartnerLedger } from "@shared/reciprocity";
-import { ArrowDownLeft, ArrowUpRight } from "lucide-react";
+import { ArrowDownLeft, ArrowUpRight, Equal } from "lucide-react";
 import { Link } from "react-router";
+import { EmptyAmount } from "@/features/overview/empty-amount";
 import {
+  type BalanceTone,
+  balanceTone,
+  balanceWords,
   countOf,
-  formatBalance,
   type RevenueLine,
   revenueLines,
 } from "@/features/overview/partners/partner-figures";
@@ -49,53 +52,60 @@ export function ClicksAndLeads({
   );
 }
 
-/** clicks received − clicks sent, signed: green when the partner gave more, red when it got more. */
+/** The icons of the stat cards and the revenue card: sent goes up and out, received comes in. */
+export const SIDE_ICONS = { sent: ArrowUpRight, received: ArrowDownLeft } as const;
+/** The SPEC's cards' words (Clicks Sent, Clicks Received), on every screen that shows a side. */
+export const SIDE_LABELS = { sent: "sent", received: "received" } as const;
+
+/**
+ * A balance's tone for the reader: the one who sent more is ahead (green, the sent icon), the one
+ * who received more is behind and owes some back (amber, the received icon), even is muted. The
+ * words say the same, so the colour is never the only sign.
+ */
+const TONES: Record<BalanceTone, { className: string; icon: typeof Equal }> = {
+  ahead: { className: "text-success", icon: SIDE_ICONS.sent },
+  behind: { className: "text-amber-700 dark:text-amber-400", icon: SIDE_ICONS.received },
+  even: { className: "text-muted-foreground", icon: Equal },
+};
+
+/** clicks received − clicks sent, in the reader's words ("Sent 4 more clicks") and tone. */
 export function BalanceValue({ balance, className }: { balance: number; className?: string }) {
+  const tone = balanceTone(balance);
+  const Icon = TONES[tone].icon;
   return (
     <span
-      data-cell="balance"
-      data-value={balance}
-      className={cn(
-        "font-semibold tabular-nums",
-        balance > 0 ? "text-success" : balance < 0 ? "text-destructive" : "text-muted-foreground",
-        className,
-      )}
+      data-tone={tone}
+      className={cn("inline-flex items-center gap-1 font-semibold", TONES[tone].className, className)}
     >
-      {formatBalance(balance)}
+      <Icon aria-hidden="true" className="size-3.5 shrink-0" />
+      <span data-cell="balance" data-value={balance} className="tabular-nums">
+        {balanceWords(balance)}
+      </span>
     </span>
   );
 }
 
-/** The icons of the stat cards and the revenue card: given (sent) goes up and out, received comes in. */
-export const SIDE_ICONS = { sent: ArrowUpRight, received: ArrowDownLeft } as const;
-export const SIDE_LABELS = { sent: "given", received: "received" } as const;
-
-function Amount({ side, amount, none }: { side: "sent" | "received"; amount: string; none: boolean }) {
+function Amount({ side, amount }: { side: "sent" | "received"; amount: string | null }) {
   const Icon = SIDE_ICONS[side];
   return (
-    <span
-      data-side={side}
-      className={cn("inline-flex items-center gap-0.5 whitespace-nowrap", none && "text-muted-foreground")}
-    >
+    <span data-side={side} className="inline-flex items-center gap-0.5 whitespace-nowrap">
       <Icon aria-hidden="true" className="size-3.5 text-muted-foreground" />
       <span className="sr-only">{SIDE_LABELS[side]} </span>
-      <span data-amount="">{amount}</span>
+      <span data-amount="">{amount ?? <EmptyAmount />}</span>
     </span>
   );
 }
 
-/** One line per currency, given then received (zero, dimmed, on a side without any); a dash when no money changed hands. */
+/** One line per currency, sent then received (the empty amount on a side without any); one when no money changed hands. */
 export function RevenueAmounts({ revenue }: { revenue: PartnerLedger["revenue"] }) {
   const lines: RevenueLine[] = revenueLines(revenue);
   if (lines.length === 0) {
     return (
-      <span data-cell="revenue" className="text-muted-foreground">
-        <span title="No revenue yet">—</span>
+      <span data-cell="revenue">
+        <EmptyAmount />
       </span>
     );
   }
-  const none = (side: "sent" | "received", currency: string) =>
-    !revenue[side].some((total) => total.currency === currency);
   return (
     <ul data-cell="revenue" className="grid gap-0.5 tabular-nums">
       {lines.map((line) => (
@@ -104,8 +114,8 @@ export function RevenueAmounts({ revenue }: { revenue: PartnerLedger["revenue"] 
           data-currency={line.currency}
           className="flex flex-wrap items-center gap-x-2 gap-y-0.5"
         >
-          <Amount side="sent" amount={line.sent} none={none("sent", line.currency)} />
-          <Amount side="received" amount={line.received} none={none("received", line.currency)} />
+          <Amount side="sent" amount={line.sent} />
+          <Amount side="received" amount={line.received} />
         </li>
       ))}
     </ul>

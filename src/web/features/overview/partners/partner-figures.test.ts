@@ -1,7 +1,11 @@
 import type { PartnerLedger } from "@shared/reciprocity";
 import { describe, expect, it } from "vitest";
 import {
+  adWeightBasis,
   adWeightPosition,
+  adWeightSentence,
+  balanceTone,
+  balanceWords,
   formatAdWeight,
   formatBalance,
   nextSort,
@@ -54,14 +58,14 @@ describe("sorting partners", () => {
     ]);
   });
 
-  it("sorts what was given by clicks, then leads, ties in the server's order", () => {
-    expect(order(sortPartners(partners, { key: "given", direction: "descending" }))).toEqual([
+  it("sorts what was sent by clicks, then leads, ties in the server's order", () => {
+    expect(order(sortPartners(partners, { key: "sent", direction: "descending" }))).toEqual([
       "a",
       "c",
       "b",
       "d",
     ]);
-    expect(order(sortPartners(partners, { key: "given", direction: "ascending" }))).toEqual([
+    expect(order(sortPartners(partners, { key: "sent", direction: "ascending" }))).toEqual([
       "d",
       "b",
       "c",
@@ -91,8 +95,8 @@ describe("sorting partners", () => {
       key: "balance",
       direction: "ascending",
     });
-    expect(nextSort({ key: "balance", direction: "ascending" }, "given")).toEqual({
-      key: "given",
+    expect(nextSort({ key: "balance", direction: "ascending" }, "sent")).toEqual({
+      key: "sent",
       direction: "descending",
     });
   });
@@ -139,7 +143,7 @@ describe("the figures as written", () => {
     expect(adWeightPosition(10)).toBe(1);
   });
 
-  it("lists every currency of either side, with zero for a side without it", () => {
+  it("lists every currency of either side, with no amount (the empty amount) for a side without it", () => {
     expect(
       revenueLines({
         sent: [{ currency: "USD", value: 49.99 }],
@@ -149,9 +153,54 @@ describe("the figures as written", () => {
         ],
       }),
     ).toEqual([
-      { currency: "EUR", sent: "€0.00", received: "€1,234.50" },
+      { currency: "EUR", sent: null, received: "€1,234.50" },
       { currency: "USD", sent: "$49.99", received: "$10.00" },
     ]);
     expect(revenueLines({ sent: [], received: [] })).toEqual([]);
+  });
+});
+
+describe("a balance for the reader", () => {
+  it("is ahead when the reader sent more, behind when it received more (it owes clicks back), else even", () => {
+    // balance = clicks received − clicks sent
+    expect([balanceTone(-4), balanceTone(12), balanceTone(0)]).toEqual(["ahead", "behind", "even"]);
+  });
+
+  it("says it in the SPEC's words, Sent and Received", () => {
+    expect([balanceWords(-4), balanceWords(-1), balanceWords(1204), balanceWords(0)]).toEqual([
+      "Sent 4 more clicks",
+      "Sent 1 more click",
+      "Received 1,204 more clicks",
+      "Even",
+    ]);
+  });
+});
+
+describe("the ad weight in words", () => {
+  it("is the partner's share of the reader's ad slots against a Buddy with no history", () => {
+    expect(adWeightSentence("Quillmail", 1.4)).toBe(
+      "Quillmail's ads get 1.4× the usual share of your newsletter ad slots",
+    );
+    expect(adWeightSentence("Quillmail", 0.25)).toBe(
+      "Quillmail's ads get 0.25× the usual share of your newsletter ad slots",
+    );
+    expect(adWeightSentence("Quillmail", 2.1666)).toBe(
+      "Quillmail's ads get 2.17× the usual share of your newsletter ad slots",
+    );
+  });
+
+  it("says the usual share when the weight is 1 (no history, or as much sent as received)", () => {
+    expect(adWeightSentence("Quillmail", 1)).toBe(
+      "Quillmail's ads get the usual share of your newsletter ad slots",
+    );
+    expect(adWeightSentence("Quillmail", 1.001)).toBe(
+      "Quillmail's ads get the usual share of your newsletter ad slots",
+    );
+  });
+
+  it("says what the usual share is and what moves it", () => {
+    expect(adWeightBasis(30)).toBe(
+      "The usual share is a Buddy's with no history. It follows the last 30 days: the clicks you sent each other, and the leads and sales each of you recorded with its own API key or Stripe.",
+    );
   });
 });

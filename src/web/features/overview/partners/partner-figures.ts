@@ -7,7 +7,7 @@ import { once } from "@/lib/once";
 const LOCALE = "en-US";
 
 /** What a partner's row can be sorted by; revenue cannot: currencies are never added (CONTRACT §8). */
-export const PARTNER_SORT_KEYS = ["name", "given", "received", "balance", "adWeight"] as const;
+export const PARTNER_SORT_KEYS = ["name", "sent", "received", "balance", "adWeight"] as const;
 export type PartnerSortKey = (typeof PARTNER_SORT_KEYS)[number];
 export type SortDirection = "ascending" | "descending";
 /** `null`: the server's order, most clicks either way first (CONTRACT §10). */
@@ -15,7 +15,7 @@ export type PartnerSort = { key: PartnerSortKey; direction: SortDirection } | nu
 
 const COMPARE: Record<PartnerSortKey, (a: PartnerLedger, b: PartnerLedger) => number> = {
   name: (a, b) => a.name.localeCompare(b.name, LOCALE, { sensitivity: "base" }),
-  given: (a, b) => a.clicks.sent - b.clicks.sent || a.leads.sent - b.leads.sent,
+  sent: (a, b) => a.clicks.sent - b.clicks.sent || a.leads.sent - b.leads.sent,
   received: (a, b) => a.clicks.received - b.clicks.received || a.leads.received - b.leads.received,
   balance: (a, b) => a.balance - b.balance,
   adWeight: (a, b) => a.adWeight - b.adWeight,
@@ -76,8 +76,27 @@ export function formatBalance(balance: number): string {
   return signedFormat().format(balance);
 }
 
-/** A count and its noun: "1 click", "1,204 leads". */
-export function countOf(value: number, noun: "click" | "lead"): string {
+/**
+ * What a balance (clicks received − clicks sent) means to the reader: `ahead` when they sent more
+ * than they received (nothing to worry about: they gave), `behind` when they received more (they
+ * owe the partner some clicks back), `even` otherwise. The tone colours it; the words say it too.
+ */
+export type BalanceTone = "ahead" | "behind" | "even";
+
+export function balanceTone(balance: number): BalanceTone {
+  return balance < 0 ? "ahead" : balance > 0 ? "behind" : "even";
+}
+
+/** A balance in the reader's words, with the SPEC's Sent and Received: "Sent 4 more clicks". */
+export function balanceWords(balance: number): string {
+  const clicks = (n: number) => `${formatCount(n)} more ${n === 1 ? "click" : "clicks"}`;
+  if (balance < 0) return `Sent ${clicks(-balance)}`;
+  if (balance > 0) return `Received ${clicks(balance)}`;
+  return "Even";
+}
+
+/** A count and its noun: "1 click", "1,204 leads", "3 sales". */
+export function countOf(value: number, noun: "click" | "lead" | "sale"): string {
   return `${formatCount(value)} ${value === 1 ? noun : `${noun}s`}`;
 }
 
@@ -89,8 +108,26 @@ export function formatAdWeight(weight: number): string {
 }
 
 /**
+ * The ad weight in plain words. The Ads API draws a partner with a probability proportional to its
+ * weight (docs/decisions.md, "The rotation"), so a weight of 1.4 is 1.4 times the share of the
+ * caller's ad slots that a Buddy with no history (weight 1) gets: "Quillmail's ads get 1.4× the
+ * usual share of your newsletter ad slots".
+ */
+export function adWeightSentence(name: string, weight: number): string {
+  const factor = weightFormat().format(weight);
+  return factor === "1"
+    ? `${name}'s ads get the usual share of your newsletter ad slots`
+    : `${name}'s ads get ${factor}× the usual share of your newsletter ad slots`;
+}
+
+/** What "the usual share" is, and what moves a weight (CONTRACT §10, `adWeight`). */
+export function adWeightBasis(days: number): string {
+  return `The usual share is a Buddy's with no history. It follows the last ${days} days: the clicks you sent each other, and the leads and sales each of you recorded with its own API key or Stripe.`;
+}
+
+/**
  * Where a weight sits on its scale, from 0 (AD_WEIGHT_MIN) to 1 (AD_WEIGHT_MAX). The scale is
- * logarithmic: the bounds are ×¼ and ×4, so ×1 (no history, or as much given as received) sits in
+ * logarithmic: the bounds are ×¼ and ×4, so ×1 (no history, or as much sent as received) sits in
  * the middle and halving a weight moves it as far as doubling it.
  */
 export function adWeightPosition(weight: number): number {
@@ -100,16 +137,18 @@ export function adWeightPosition(weight: number): number {
   return (Math.log(clamped) - low) / (high - low);
 }
 
-/** One currency of a partner's revenue, both ways: a side without any is zero in that currency. */
-export type RevenueLine = { currency: string; sent: string; received: string };
+/** One currency of a partner's revenue, both ways: `null` on a side without any (shown as the empty amount). */
+export type RevenueLine = { currency: string; sent: string | null; received: string | null };
 
 /** The currencies of a partner's revenue in either direction, sorted, each with both amounts formatted. */
 export function revenueLines(revenue: PartnerLedger["revenue"]): RevenueLine[] {
   const currencies = [
     ...new Set([...revenue.sent, ...revenue.received].map((total) => total.currency)),
   ].sort();
-  const amount = (totals: PartnerLedger["revenue"]["sent"], currency: string) =>
-    formatMoney(totals.find((total) => total.currency === currency)?.value ?? 0, currency, LOCALE);
+  const amount = (totals: PartnerLedger["revenue"]["sent"], currency: string) => {
+    const total = totals.find((entry) => entry.currency === currency);
+    return total ? formatMoney(total.value, currency, LOCALE) : null;
+  };
   return currencies.map((currency) => ({
     currency,
     sent: amount(revenue.sent, currency),

@@ -66,26 +66,39 @@ describe("a Buddy's ledger card", () => {
       "Last 30 days: Mailfast sent you 10 more clicks than you sent them.",
       "Last 90 days: You sent Mailfast 28 more clicks than they sent you.",
     ]);
+    // The SPEC's words, Sent and Received, and no revenue: the page's revenue card has it, once.
+    expect(
+      within(screen.getByTestId("partner-ledger-table"))
+        .getAllByRole("rowheader")
+        .map((th) => th.textContent),
+    ).toEqual(["Clicks sent", "Clicks received", "Leads sent", "Leads received", "Balance"]);
     expect(cells(30)).toEqual({
       "clicks-sent": "2 clicks",
       "clicks-received": "12 clicks",
       "leads-sent": "1 lead",
       "leads-received": "4 leads",
-      balance: "+10",
-      "revenue-sent": "—",
-      "revenue-received": "¥5,000",
+      balance: "Received 10 more clicks",
     });
     expect(cells(90)).toEqual({
       "clicks-sent": "41 clicks",
       "clicks-received": "13 clicks",
       "leads-sent": "6 leads",
       "leads-received": "4 leads",
-      balance: "-28",
-      "revenue-sent": "€12.00$49.99",
-      "revenue-received": "¥5,000",
+      balance: "Sent 28 more clicks",
     });
+    // Behind over 30 days (a warning tone), ahead over 90 (the giver's).
+    const tones = [30, 90].map((days) =>
+      screen
+        .getByTestId("partner-ledger-table")
+        .querySelector(`tr[data-row="balance"] td[data-days="${days}"] [data-tone]`)
+        ?.getAttribute("data-tone"),
+    );
+    expect(tones).toEqual(["behind", "ahead"]);
     // (12 + 10) / (2 + 10), over the 30 days the Ads API weighs.
     expect(screen.getByTestId("partner-ad-weight")).toHaveTextContent("×1.83");
+    expect(screen.getByTestId("ad-weight-sentence")).toHaveTextContent(
+      "Mailfast's ads get 1.83× the usual share of your newsletter ad slots.",
+    );
   });
 
   it("shows zeros and the weight of no history for a Buddy absent from the lists", async () => {
@@ -103,15 +116,16 @@ describe("a Buddy's ledger card", () => {
         "clicks-received": "0 clicks",
         "leads-sent": "0 leads",
         "leads-received": "0 leads",
-        balance: "0",
-        "revenue-sent": "—",
-        "revenue-received": "—",
+        balance: "Even",
       });
     }
     expect(screen.getByTestId("balance-sentences")).toHaveTextContent(
       "Last 30 days: You and Mailfast have sent each other as many clicks.",
     );
     expect(screen.getByTestId("partner-ad-weight")).toHaveTextContent("×1");
+    expect(screen.getByTestId("ad-weight-sentence")).toHaveTextContent(
+      "Mailfast's ads get the usual share of your newsletter ad slots.",
+    );
   });
 
   it("says when a window failed to load", async () => {

@@ -7,40 +7,28 @@ import { AdWeightMeter } from "@/features/overview/partners/ad-weight-meter";
 import { BUDDY_LEDGER_DAYS, PARTNERS_LOAD_ERROR, usePartnersLedger } from "@/features/overview/partners/api";
 import { BalanceValue, SIDE_ICONS } from "@/features/overview/partners/partner-cells";
 import {
+  adWeightBasis,
+  adWeightSentence,
   countOf,
-  formatAdWeight,
   partnerEntry,
-  revenueLines,
 } from "@/features/overview/partners/partner-figures";
 
 type Side = "sent" | "received";
 type Row = { id: string; label: string; side?: Side; value: (entry: PartnerLedger) => ReactNode };
 
-function Money({ entry, side }: { entry: PartnerLedger; side: Side }) {
-  const lines = revenueLines(entry.revenue).filter((line) =>
-    entry.revenue[side].some((total) => total.currency === line.currency),
-  );
-  if (lines.length === 0) return <span className="text-muted-foreground">—</span>;
-  return (
-    <ul className="grid gap-0.5">
-      {lines.map((line) => (
-        <li key={line.currency} data-currency={line.currency} className="whitespace-nowrap">
-          {line[side]}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
+/**
+ * Clicks and leads both ways and the balance. No revenue: the Buddy page's revenue card shows the
+ * pair's, once per page, with its sales.
+ */
 const ROWS: Row[] = [
-  { id: "clicks-sent", label: "Clicks given", side: "sent", value: (e) => countOf(e.clicks.sent, "click") },
+  { id: "clicks-sent", label: "Clicks sent", side: "sent", value: (e) => countOf(e.clicks.sent, "click") },
   {
     id: "clicks-received",
     label: "Clicks received",
     side: "received",
     value: (e) => countOf(e.clicks.received, "click"),
   },
-  { id: "leads-sent", label: "Leads given", side: "sent", value: (e) => countOf(e.leads.sent, "lead") },
+  { id: "leads-sent", label: "Leads sent", side: "sent", value: (e) => countOf(e.leads.sent, "lead") },
   {
     id: "leads-received",
     label: "Leads received",
@@ -48,13 +36,6 @@ const ROWS: Row[] = [
     value: (e) => countOf(e.leads.received, "lead"),
   },
   { id: "balance", label: "Balance", value: (e) => <BalanceValue balance={e.balance} /> },
-  { id: "revenue-sent", label: "Revenue given", side: "sent", value: (e) => <Money entry={e} side="sent" /> },
-  {
-    id: "revenue-received",
-    label: "Revenue received",
-    side: "received",
-    value: (e) => <Money entry={e} side="received" />,
-  },
 ];
 
 /** What a ledger's figures are, for the data attributes the browser tests read. */
@@ -154,11 +135,8 @@ export function PartnerLedgerCard({ partner }: { partner: { id: string; name: st
               <span className="font-medium">Ad weight</span>
               <AdWeightMeter weight={weight} />
             </span>
-            <p className="text-muted-foreground text-xs">
-              The Ads API picks {partner.name}'s ads for your newsletters with weight {formatAdWeight(weight)}
-              , against ×1 for a Buddy with no history, from the clicks of the last {shortWindow} days and the
-              leads and sales each of you recorded with its own API key or Stripe.
-            </p>
+            <p data-testid="ad-weight-sentence">{adWeightSentence(partner.name, weight)}.</p>
+            <p className="text-muted-foreground text-xs">{adWeightBasis(shortWindow)}</p>
           </div>
         </div>
         <LedgerTable entries={entries} />
@@ -173,7 +151,7 @@ export function PartnerLedgerCard({ partner }: { partner: { id: string; name: st
           <h2>Give and take with {partner.name}</h2>
         </CardTitle>
         <CardDescription>
-          What you gave {partner.name} and what {partner.name} gave you
+          The clicks and leads you sent {partner.name} and those you received from it
         </CardDescription>
       </CardHeader>
       <CardContent className="@container grid gap-4">{body()}</CardContent>

@@ -57,7 +57,7 @@ describe("the overview's Partners card", () => {
       within(table)
         .getAllByRole("columnheader")
         .map((th) => th.textContent),
-    ).toEqual(["Partner", "Given", "Received", "Balance", "Revenue", "Ad weight"]);
+    ).toEqual(["Partner", "Sent", "Received", "Balance", "Revenue", "Ad weight"]);
     const [mailfast, stranger] = within(table).getAllByTestId("partner-row") as HTMLElement[];
     expect(within(mailfast as HTMLElement).getByRole("link", { name: "Mailfast" })).toHaveAttribute(
       "href",
@@ -68,7 +68,12 @@ describe("the overview's Partners card", () => {
     expect(cell(mailfast as HTMLElement, "leads-sent")).toHaveTextContent("3 leads");
     expect(cell(mailfast as HTMLElement, "clicks-received")).toHaveTextContent("52 clicks");
     expect(cell(mailfast as HTMLElement, "leads-received")).toHaveTextContent("5 leads");
-    expect(cell(mailfast as HTMLElement, "balance")).toHaveTextContent("+40");
+    // Mailfast sent more: Home is behind, in words and in a warning tone, not the giver's colour.
+    expect(cell(mailfast as HTMLElement, "balance")).toHaveTextContent("Received 40 more clicks");
+    expect(cell(mailfast as HTMLElement, "balance")?.closest("[data-tone]")).toHaveAttribute(
+      "data-tone",
+      "behind",
+    );
     expect(cell(mailfast as HTMLElement, "balance")?.closest("td")).toHaveAttribute(
       "title",
       "Mailfast sent you 40 more clicks than you sent them",
@@ -77,13 +82,24 @@ describe("the overview's Partners card", () => {
       [...(cell(mailfast as HTMLElement, "revenue")?.querySelectorAll("li") ?? [])].map(
         (li) => li.textContent,
       ),
-    ).toEqual(["given €0.00received €1,234.50", "given $49.99received $10.00"]);
+    ).toEqual(["sent —nonereceived €1,234.50", "sent $49.99received $10.00"]);
     expect(cell(mailfast as HTMLElement, "ad-weight")).toHaveTextContent("×2");
+    expect(cell(mailfast as HTMLElement, "ad-weight")).toHaveAttribute(
+      "title",
+      "Mailfast's ads get 2× the usual share of your newsletter ad slots.",
+    );
 
     // A deleted Buddy's page is gone: its name is not a link.
     expect(within(stranger as HTMLElement).queryByRole("link")).not.toBeInTheDocument();
-    expect(cell(stranger as HTMLElement, "balance")).toHaveTextContent("-30");
-    expect(cell(stranger as HTMLElement, "revenue")).toHaveTextContent("—");
+    // Home sent Stranger more: ahead, the giver's tone.
+    expect(cell(stranger as HTMLElement, "balance")).toHaveTextContent("Sent 30 more clicks");
+    expect(cell(stranger as HTMLElement, "balance")?.closest("[data-tone]")).toHaveAttribute(
+      "data-tone",
+      "ahead",
+    );
+    expect(cell(stranger as HTMLElement, "revenue")?.querySelector("[data-empty-amount]")).toHaveTextContent(
+      "—",
+    );
     expect(cell(stranger as HTMLElement, "ad-weight")).toHaveTextContent("×0.25");
 
     // The narrow layout holds the same partners with each balance in words.
@@ -92,6 +108,16 @@ describe("the overview's Partners card", () => {
     expect(
       within(cards).getByText("You sent Stranger 30 more clicks than they sent you"),
     ).toBeInTheDocument();
+    // No hover on a phone: each weight's sentence is written out.
+    expect(
+      within(cards)
+        .getAllByTestId("ad-weight-sentence")
+        .map((line) => line.textContent),
+    ).toEqual([
+      "Mailfast's ads get 2× the usual share of your newsletter ad slots.",
+      "Stranger's ads get 0.25× the usual share of your newsletter ad slots.",
+      "Chatly's ads get 1.1× the usual share of your newsletter ad slots.",
+    ]);
   });
 
   it("sorts by a column's header, flipping on a second click, and says so with aria-sort", async () => {

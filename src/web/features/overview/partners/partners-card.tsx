@@ -40,8 +40,8 @@ function PartnersSkeleton() {
 }
 
 /**
- * CONTRACT §10 on the overview: per partner over the last 30 days, what the caller gave it and
- * what it gave back, the balance, the revenue per currency and the ad weight the Ads API uses
+ * CONTRACT §10 on the overview: per partner over the last 30 days, what the caller sent it and
+ * what it received from it, the balance, the revenue per currency and the ad weight the Ads API uses
  * now. A table when the card is wide, stacked cards when it is not (a phone), both sortable.
  */
 export function PartnersCard() {
@@ -62,9 +62,9 @@ export function PartnersCard() {
           <h2>Partners</h2>
         </CardTitle>
         <CardDescription>
-          Last {OVERVIEW_LEDGER_DAYS} days: the clicks and leads you gave each partner and those it gave you.
-          The ad weight is how often its ads are picked for your newsletters, against ×1 for a partner with no
-          history.
+          Last {OVERVIEW_LEDGER_DAYS} days: the clicks and leads you sent each partner and those you received
+          from it. The ad weight is the share of your newsletter ad slots its ads get, against ×1 for a Buddy
+          with no history.
         </CardDescription>
       </CardHeader>
       <CardContent className="@container grid gap-4">

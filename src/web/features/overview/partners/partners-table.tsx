@@ -22,7 +22,7 @@ export type PartnerListProps = {
 /** The columns of the wide layout; the narrow one offers the same sort keys in a select. */
 export const PARTNER_COLUMNS: { key: PartnerSortKey | "revenue"; label: string; icon?: LucideIcon }[] = [
   { key: "name", label: "Partner" },
-  { key: "given", label: "Given", icon: SIDE_ICONS.sent },
+  { key: "sent", label: "Sent", icon: SIDE_ICONS.sent },
   { key: "received", label: "Received", icon: SIDE_ICONS.received },
   { key: "balance", label: "Balance" },
   { key: "revenue", label: "Revenue" },
@@ -113,7 +113,7 @@ export function PartnersTable({
               <RevenueAmounts revenue={partner.revenue} />
             </TableCell>
             <TableCell className="px-3 py-3">
-              <AdWeightMeter weight={partner.adWeight} />
+              <AdWeightMeter weight={partner.adWeight} partner={partner.name} />
             </TableCell>
           </TableRow>
         ))}
