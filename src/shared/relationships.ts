@@ -14,6 +14,12 @@ export type RelationshipType = z.infer<typeof relationshipTypeSchema>;
 export type RelationshipStatus = z.infer<typeof relationshipStatusSchema>;
 
 export const NOTES_MAX = 1000;
+/**
+ * The days of clicks, leads and sales between the pair that partnership strength weighs, beside
+ * the categories' fit (docs/decisions.md, "Partnership strength"): a quarter, the Buddy page's
+ * longer ledger window.
+ */
+export const STRENGTH_DAYS = 90;
 
 /** SPEC §3 relationship, with the reason and confidence a suggestion carries. */
 export const relationshipSchema = z.object({

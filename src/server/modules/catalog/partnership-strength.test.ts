@@ -14,28 +14,80 @@ const quiet: PartnershipSignals = {
   clicksReceived: 0,
   leadsSent: 0,
   leadsReceived: 0,
+  salesSent: 0,
+  salesReceived: 0,
 };
 
 const FITS_WEAKEST_FIRST: CategoryFit[] = ["same", "unrelated", "unknown", "complement"];
 const COUNTS = [0, 1, 3, 10, 40, 100, 1000, 100_000];
+const NUMERIC = [
+  "clicksSent",
+  "clicksReceived",
+  "leadsSent",
+  "leadsReceived",
+  "salesSent",
+  "salesReceived",
+] as const;
 
 describe("partnershipStrength", () => {
-  it("scores category fit alone: complement 4, unknown 2, unrelated 1, same 0", () => {
+  it("scores category fit alone: complement 3, unknown 2, unrelated 1, same 0", () => {
     expect(FITS_WEAKEST_FIRST.map((categoryFit) => partnershipStrength({ ...quiet, categoryFit }))).toEqual([
-      0, 1, 2, 4,
+      0, 1, 2, 3,
     ]);
   });
 
-  it("adds 2 for a native integration", () => {
-    expect(partnershipStrength({ ...quiet, nativeIntegration: true })).toBe(6);
+  it("adds 1 for a native integration", () => {
+    expect(partnershipStrength({ ...quiet, nativeIntegration: true })).toBe(4);
   });
 
-  it("reaches 10 for an integrated complement with heavy two-way traffic", () => {
-    const busy = { clicksSent: 800, clicksReceived: 700, leadsSent: 60, leadsReceived: 50 };
+  it("moves with traffic and revenue: a pair that trades outgrows any guess", () => {
+    // Issue 37: an unrelated pair stayed at 1/10 after $3.7k of revenue.
+    const unrelated = { ...quiet, categoryFit: "unrelated" as const };
+    expect(partnershipStrength(unrelated)).toBe(1);
+    const trading = { clicksSent: 30, clicksReceived: 20, leadsSent: 3, leadsReceived: 2 };
+    expect(partnershipStrength({ ...unrelated, ...trading })).toBe(4);
+    expect(partnershipStrength({ ...unrelated, ...trading, salesSent: 2, salesReceived: 2 })).toBe(5);
+    expect(
+      partnershipStrength({
+        ...unrelated,
+        clicksSent: 60,
+        clicksReceived: 40,
+        leadsSent: 6,
+        leadsReceived: 4,
+        salesSent: 5,
+        salesReceived: 4,
+      }),
+    ).toBe(6);
+    // The worked examples of docs/decisions.md, "Partnership strength".
+    expect(partnershipStrength({ ...quiet, clicksReceived: 50 })).toBe(4);
+    expect(partnershipStrength({ ...quiet, clicksSent: 25, clicksReceived: 25 })).toBe(5);
+    expect(partnershipStrength({ ...quiet, ...trading, salesSent: 2, salesReceived: 2 })).toBe(7);
+  });
+
+  it("counts sales: revenue lifts a pair's strength beyond its leads", () => {
+    const leadsOnly = { ...quiet, categoryFit: "unknown" as const, leadsSent: 5, leadsReceived: 5 };
+    expect(partnershipStrength({ ...leadsOnly, salesReceived: 9 })).toBeGreaterThan(
+      partnershipStrength(leadsOnly),
+    );
+  });
+
+  it("reaches 10 for an integrated complement with heavy two-way traffic and sales", () => {
+    const busy = {
+      clicksSent: 800,
+      clicksReceived: 700,
+      leadsSent: 60,
+      leadsReceived: 50,
+      salesSent: 30,
+      salesReceived: 20,
+    };
     expect(partnershipStrength({ ...quiet, ...busy, nativeIntegration: true })).toBe(10);
+    // Without any sale it stops short.
+    expect(
+      partnershipStrength({ ...quiet, ...busy, salesSent: 0, salesReceived: 0, nativeIntegration: true }),
+    ).toBe(8);
   });
 
-  it("rewards reciprocity over the same traffic flowing one way", () => {
+  it("moves with clicks both ways: the same clicks score more given and taken than one way", () => {
     const oneWay = partnershipStrength({ ...quiet, categoryFit: "unknown", clicksSent: 20 });
     const bothWays = partnershipStrength({
       ...quiet,
@@ -44,6 +96,10 @@ describe("partnershipStrength", () => {
       clicksReceived: 10,
     });
     expect(bothWays).toBeGreaterThan(oneWay);
+    // Clicks received count as clicks sent do.
+    expect(partnershipStrength({ ...quiet, clicksReceived: 100 })).toBe(
+      partnershipStrength({ ...quiet, clicksSent: 100 }),
+    );
   });
 
   it("keeps competitor pairs low whatever the traffic", () => {
@@ -53,16 +109,25 @@ describe("partnershipStrength", () => {
       clicksReceived: 1e6,
       leadsSent: 1e4,
       leadsReceived: 1e4,
+      salesSent: 1e3,
+      salesReceived: 1e3,
     };
     expect(partnershipStrength({ ...quiet, ...everything, categoryFit: "same" })).toBe(3);
   });
 
   it("returns an integer from 0 to 10 and treats negative or missing counts as zero", () => {
-    expect(partnershipStrength({ ...quiet, clicksSent: -50, leadsReceived: Number.NaN })).toBe(4);
-    expect(partnershipStrength({ ...quiet, clicksSent: Number.POSITIVE_INFINITY })).toBe(6);
+    expect(partnershipStrength({ ...quiet, clicksSent: -50, leadsReceived: Number.NaN })).toBe(3);
+    expect(partnershipStrength({ ...quiet, salesSent: undefined, salesReceived: -3 })).toBe(3);
+    expect(partnershipStrength({ ...quiet, clicksSent: Number.POSITIVE_INFINITY })).toBe(5);
     for (const categoryFit of FITS_WEAKEST_FIRST) {
       for (const count of COUNTS) {
-        const score = partnershipStrength({ ...quiet, categoryFit, clicksSent: count, leadsReceived: count });
+        const score = partnershipStrength({
+          ...quiet,
+          categoryFit,
+          clicksSent: count,
+          leadsReceived: count,
+          salesSent: count,
+        });
         expect(Number.isInteger(score)).toBe(true);
         expect(score).toBeGreaterThanOrEqual(0);
         expect(score).toBeLessThanOrEqual(10);
@@ -71,7 +136,6 @@ describe("partnershipStrength", () => {
   });
 
   it("never drops when any single input grows", () => {
-    const numeric = ["clicksSent", "clicksReceived", "leadsSent", "leadsReceived"] as const;
     for (const categoryFit of FITS_WEAKEST_FIRST) {
       for (const nativeIntegration of [false, true]) {
         for (const base of [0, 2, 50]) {
@@ -82,8 +146,10 @@ describe("partnershipStrength", () => {
             clicksReceived: 0,
             leadsSent: 0,
             leadsReceived: base,
+            salesSent: 0,
+            salesReceived: base,
           };
-          for (const key of numeric) {
+          for (const key of NUMERIC) {
             let previous = -1;
             for (const count of COUNTS) {
               const score = partnershipStrength({ ...start, [key]: count });

@@ -5,6 +5,7 @@ import {
   hasNativeIntegration,
   partnershipStrength,
 } from "../catalog/partnership-strength";
+import { NO_TRAFFIC, type PairTraffic } from "../reciprocity/pair-traffic";
 
 type Org = Pick<
   typeof organizations.$inferSelect,
@@ -22,13 +23,9 @@ function stackOf(org: Org): string[] {
 
 /**
  * Partnership strength (0–10) of source → target from what is known: category fit and native
- * integration, and the clicks and leads exchanged both ways once tracking counts them.
+ * integration, and the clicks, leads and sales exchanged both ways over the last STRENGTH_DAYS.
  */
-export function strengthBetween(
-  source: Org,
-  target: Org,
-  traffic = { clicksSent: 0, clicksReceived: 0, leadsSent: 0, leadsReceived: 0 },
-): number {
+export function strengthBetween(source: Org, target: Org, traffic: PairTraffic = NO_TRAFFIC): number {
   // The target plugs into the source's product or its providers, or the other way round.
   const nativeIntegration =
     stackOf(source).some((domain) => hasNativeIntegration(domain, target.domain)) ||

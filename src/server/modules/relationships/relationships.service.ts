@@ -1,4 +1,9 @@
-import type { AddRelationshipInput, Relationship, UpdateRelationshipInput } from "@shared/relationships";
+import {
+  type AddRelationshipInput,
+  type Relationship,
+  STRENGTH_DAYS,
+  type UpdateRelationshipInput,
+} from "@shared/relationships";
 import { and, desc, eq, ne } from "drizzle-orm";
 import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import type { DbOrTx } from "../../db/client";
@@ -13,6 +18,7 @@ import {
   type OrganizationRow,
   toOrganization,
 } from "../organizations/organizations.service";
+import { NO_TRAFFIC, type PairTraffic, trafficWithPartners } from "../reciprocity/pair-traffic";
 import { queueRelationshipCreated } from "../webhooks/webhook-events";
 import { isBlockedPair } from "./block-list";
 import { strengthBetween } from "./relationship-strength";
@@ -23,6 +29,7 @@ function toRelationship(
   row: RelationshipRow,
   source: OrganizationRow,
   target: OrganizationRow,
+  traffic: PairTraffic = NO_TRAFFIC,
 ): Relationship {
   return {
     id: row.id,
@@ -31,7 +38,7 @@ function toRelationship(
     notes: row.notes,
     reason: row.reason,
     confidence: row.confidence,
-    strengthScore: strengthBetween(source, target),
+    strengthScore: strengthBetween(source, target, traffic),
     createdAt: row.createdAt.toISOString(),
     sourceOrg: { id: row.sourceOrgId },
     targetOrg: toOrganization(target),
@@ -56,7 +63,12 @@ export async function listRelationships(
       ),
     )
     .orderBy(desc(relationships.updatedAt));
-  return rows.map((r) => toRelationship(r.relationship, source, r.target));
+  // Strength moves with what each pair did together: one read of the roll-ups for the whole list.
+  const traffic =
+    rows.length === 0
+      ? new Map<string, PairTraffic>()
+      : await trafficWithPartners(db, organizationId, STRENGTH_DAYS);
+  return rows.map((r) => toRelationship(r.relationship, source, r.target, traffic.get(r.target.id)));
 }
 
 /** One of the caller's relationships; another organization's id is "not found" (CONTRACT §2). */
@@ -68,7 +80,13 @@ export async function getRelationship(db: DbOrTx, organizationId: string, id: st
     .where(and(eq(relationships.id, id), eq(relationships.sourceOrgId, organizationId)))
     .limit(1);
   if (!row) throw notFound("Tool not found");
-  return toRelationship(row.relationship, await getOrganization(db, organizationId), row.target);
+  const traffic = await trafficWithPartners(db, organizationId, STRENGTH_DAYS, { partnerId: row.target.id });
+  return toRelationship(
+    row.relationship,
+    await getOrganization(db, organizationId),
+    row.target,
+    traffic.get(row.target.id),
+  );
 }
 
 async function resolveTarget(db: DbOrTx, input: AddRelationshipInput): Promise<OrganizationRow> {

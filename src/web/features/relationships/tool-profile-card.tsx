@@ -1,4 +1,4 @@
-import type { Relationship } from "@shared/relationships";
+import { type Relationship, STRENGTH_DAYS } from "@shared/relationships";
 import { BadgeCheck } from "lucide-react";
 import { formatSize, NOT_SET, OrgIdentity, ProfileFact } from "@/components/org-profile";
 import { Badge } from "@/components/ui/badge";
@@ -33,7 +33,16 @@ export function ToolProfileCard({ relationship }: { relationship: Relationship }
         <dl className="grid gap-4 sm:grid-cols-3">
           <ProfileFact label="Industry">{org.industry ?? NOT_SET}</ProfileFact>
           <ProfileFact label="Size">{formatSize(org.size)}</ProfileFact>
-          <ProfileFact label="Partnership Strength">{`${strengthScore}/10`}</ProfileFact>
+          <ProfileFact label="Partnership Strength">
+            <span className="grid gap-0.5">
+              <span data-testid="strength-score">{`${strengthScore}/10`}</span>
+              {/* What moves it, so a partner's traffic and sales are seen to count (docs/decisions.md). */}
+              <span className="text-muted-foreground text-xs">
+                How your categories fit, and the clicks, leads and sales you exchanged in the last{" "}
+                {STRENGTH_DAYS} days
+              </span>
+            </span>
+          </ProfileFact>
         </dl>
         <dl>
           <ProfileFact label="Notes">{notes ?? NOT_SET}</ProfileFact>
