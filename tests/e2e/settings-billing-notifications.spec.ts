@@ -1,6 +1,6 @@
 import { createOnboardedAccount } from "./accounts";
 import { expect, test } from "./fixtures";
-import { signIn } from "./ui";
+import { signIn, toast } from "./ui";
 
 test("Settings opens the tab named by ?tab and switching tabs replaces the address", async ({
   page,
@@ -29,7 +29,7 @@ test("Settings opens the tab named by ?tab and switching tabs replaces the addre
   await expect(page.getByRole("tab", { name: "Profile", selected: true })).toBeVisible();
 });
 
-test("Billing shows the free plan and the Pro card under the beta overlay; Notifications are coming soon", async ({
+test("Billing shows the free plan and the Pro card under the beta overlay", async ({
   page,
   request,
   consoleErrors,
@@ -66,12 +66,50 @@ test("Billing shows the free plan and the Pro card under the beta overlay; Notif
   await page.getByRole("button", { name: "Manage Subscription" }).click();
   await expect.poll(() => errors.some((text) => text.includes("Billing request failed"))).toBe(true);
   await expect(page.getByTestId("current-plan")).toHaveText("Free");
-
-  await page.getByRole("tab", { name: "Notifications" }).click();
-  await expect(page.getByText("Notification preferences are coming soon.")).toBeVisible();
-  for (const label of ["Email Notifications", "Marketing Emails", "New Competitor Alerts", "Weekly Digest"]) {
-    const toggle = page.getByRole("switch", { name: label });
-    await expect(toggle).toBeDisabled();
-    await expect(toggle).toHaveAttribute("aria-checked", "false");
-  }
 });
+
+for (const { width, height } of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`Notifications: a switch saves at once and is kept after a reload (${width} px)`, async ({
+    page,
+    request,
+  }) => {
+    const account = await createOnboardedAccount(request, `prefs${width}`);
+    await page.setViewportSize({ width, height });
+    await signIn(page, account.token);
+    await page.goto("/dashboard/settings?tab=notifications");
+
+    // A new person's defaults: every kind on but product news, which says nothing is sent yet.
+    const expected = {
+      "Email Notifications": "true",
+      "Marketing Emails": "false",
+      "New Competitor Alerts": "true",
+      "Weekly Digest": "true",
+    };
+    for (const [label, checked] of Object.entries(expected)) {
+      const toggle = page.getByRole("switch", { name: label });
+      await expect(toggle).toBeEnabled();
+      await expect(toggle).toHaveAttribute("aria-checked", checked);
+    }
+    await expect(page.getByText("Product news from Buddy. Nothing is sent yet.")).toBeVisible();
+    await page.screenshot({ path: `/tmp/item8-notifications-${width}.png`, fullPage: true });
+
+    const digest = page.getByRole("switch", { name: "Weekly Digest" });
+    await digest.click();
+    await expect(toast(page, "Notification preferences saved")).toBeVisible();
+    await expect(digest).toHaveAttribute("aria-checked", "false");
+    await page.screenshot({ path: `/tmp/item8-notifications-saved-${width}.png`, fullPage: true });
+
+    await page.reload();
+    await expect(page.getByRole("switch", { name: "Weekly Digest" })).toHaveAttribute(
+      "aria-checked",
+      "false",
+    );
+    await expect(page.getByRole("switch", { name: "Email Notifications" })).toHaveAttribute(
+      "aria-checked",
+      "true",
+    );
+  });
+}

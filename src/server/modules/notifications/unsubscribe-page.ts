@@ -14,7 +14,7 @@ export function unsubscribePage(answer: UnsubscribeAnswer, url: string): string 
 </form>`
     : `<p style="color:#334155">You can turn it on again in Settings → Notifications.</p>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Unsubscribe · Buddy</title></head>
+<title>Unsubscribe · Buddy</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"></head>
 <body style="margin:0;padding:24px;background:#f1f5f9;font-family:Arial,Helvetica,sans-serif">
 <main style="max-width:480px;margin:40px auto;padding:32px;background:#fff;border-radius:8px">
 <p style="margin:0 0 24px;font-size:20px;font-weight:700;color:#4f46e5">Buddy</p>

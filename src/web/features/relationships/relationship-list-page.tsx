@@ -5,6 +5,7 @@ import { EmptyState } from "@/components/empty-state";
 import { PageHeader } from "@/components/layout/page-header";
 import { QueryError } from "@/components/query-error";
 import { SearchInput } from "@/components/search-input";
+import { AddFromLink } from "@/features/relationships/add-from-link";
 import { AddOrganizationControl } from "@/features/relationships/add-organization-control";
 import { useRelationships, useRemoveRelationship } from "@/features/relationships/api";
 import { RelationshipCard } from "@/features/relationships/relationship-card";
@@ -38,6 +39,7 @@ export function RelationshipListPage({ config }: { config: RelationshipListConfi
   return (
     <div className="grid gap-6">
       <PageHeader title={config.title} />
+      <AddFromLink type={config.type} label={config.addLabel} />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <SearchInput value={search.query} onChange={search.setQuery} placeholder={config.searchPlaceholder} />
         <AddOrganizationControl type={config.type} label={config.addLabel} />
