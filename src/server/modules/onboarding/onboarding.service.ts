@@ -206,12 +206,12 @@ async function takeOver(
     transactional: input.transactionalEmailProvider,
     marketing: input.marketingEmailProvider,
   };
-  const suggestions = await computeSuggestions(deps.db, {
-    domain,
-    name: input.companyName,
-    description: input.description,
-    providers,
-  });
+  // The company's own exclusions apply once this caller holds it (set-up answers only its member).
+  const suggestions = await computeSuggestions(
+    deps.db,
+    { domain, name: input.companyName, description: input.description, providers },
+    { ownExclusions: true },
+  );
 
   const outcome = await deps.db.transaction(async (tx) => {
     await assertNoOrganizationYet(tx, auth.userId);

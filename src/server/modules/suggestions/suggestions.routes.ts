@@ -34,12 +34,16 @@ export async function suggestionsRoutes(app: FastifyInstance) {
       await app.limits.suggestions.take({ client: request.ip });
       const domain = normalizeWebsite(request.query.domain);
       if (!isValidDomain(domain)) throw badRequest("Must be a valid domain");
-      return computeSuggestions(app.db, {
-        domain,
-        name: request.query.name,
-        description: request.query.description,
-        providers: { transactional: request.query.transactional, marketing: request.query.marketing },
-      });
+      return computeSuggestions(
+        app.db,
+        {
+          domain,
+          name: request.query.name,
+          description: request.query.description,
+          providers: { transactional: request.query.transactional, marketing: request.query.marketing },
+        },
+        { ownExclusions: false },
+      );
     },
   );
 }

@@ -95,15 +95,19 @@ async function runEngine(
 }
 
 /**
- * Runs the engine for a company. For a company already known (by domain), its relationships,
- * dismissals and block list are excluded.
+ * Runs the engine for a company. `ownExclusions` is for a caller who holds the company: then a
+ * company already known (by domain) has its relationships, dismissals and block list excluded.
+ * Anyone may type any domain into the public call, so it never applies them: comparing its
+ * answers for a company's domain and another would tell its block list, and who blocked it.
  */
 export async function computeSuggestions(
   db: DbOrTx,
   input: SuggestionInput,
+  options: { ownExclusions: boolean },
 ): Promise<Omit<SuggestionsResponse, "suggestions">> {
   const known = await findOrganizationByDomain(db, input.domain);
-  const excluded = known ? await excludedDomainsFor(db, known.id) : new Set<string>();
+  const excluded =
+    known && options.ownExclusions ? await excludedDomainsFor(db, known.id) : new Set<string>();
   return runEngine(db, input, known?.id ?? null, excluded);
 }
 
