@@ -129,7 +129,9 @@ const OUTCOME_POLL_MS = 1_000;
 /**
  * The outcome of a message just sent, asked for every second until its attempt is recorded, for
  * OUTCOME_WAIT_MS at most (SPEC §7 has no polling: this one ends by itself). Once known, the
- * endpoints and deliveries are asked again: the endpoint's health follows the attempt.
+ * endpoints and deliveries are asked again: the endpoint's health follows the attempt. Its key is
+ * not the path it asks (the one exception to query keys being paths): refreshing an endpoint's
+ * paths (after a delete, say) must not ask a deleted endpoint for it, which would answer 404.
  */
 export function useMessageOutcome(
   endpointId: string,
@@ -137,9 +139,14 @@ export function useMessageOutcome(
 ): { outcome: MessageOutcome; expired: boolean } | null {
   const client = useQueryClient();
   const [expired, setExpired] = useState(false);
+  const messageId = sent?.messageId ?? "";
   const query = useQuery<WebhookDelivery[]>({
-    queryKey: [`${deliveriesPath(endpointId)}?messageId=${encodeURIComponent(sent?.messageId ?? "")}`],
-    enabled: sent !== null,
+    queryKey: ["webhook-message-outcome", endpointId, messageId],
+    queryFn: () =>
+      apiRequest<WebhookDelivery[]>(
+        `${deliveriesPath(endpointId)}?messageId=${encodeURIComponent(messageId)}`,
+      ),
+    enabled: sent !== null && !expired,
     refetchOnMount: "always",
     refetchInterval: (current) =>
       sent !== null &&
@@ -159,8 +166,12 @@ export function useMessageOutcome(
   }, [sent]);
 
   useEffect(() => {
-    if (known) void invalidateApiPaths(client, WEBHOOKS_PATH);
-  }, [known, client]);
+    if (!known) return;
+    const refreshed = new Set([WEBHOOKS_PATH, deliveriesPath(endpointId)]);
+    void client.invalidateQueries({
+      predicate: ({ queryKey: [path] }) => typeof path === "string" && refreshed.has(path),
+    });
+  }, [known, client, endpointId]);
 
   return outcome === null ? null : { outcome, expired: expired && !known };
 }
