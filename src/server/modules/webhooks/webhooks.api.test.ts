@@ -690,7 +690,8 @@ describe("delivery", () => {
       .filter((row: Created) => row.id === endpoint.id);
     expect(disabled).toMatchObject({ enabled: false, disabledReason: WEBHOOK_MESSAGES.disabled });
     const mail = await t.mail.waitFor(
-      (m) => m.to === advertiser.email && m.subject.includes("webhook endpoint"),
+      (m) =>
+        m.to === advertiser.email && m.subject.includes("webhook endpoint") && m.subject.includes("disabled"),
     );
     expect(mail.text).toContain(receiver.url("/failing"));
 
