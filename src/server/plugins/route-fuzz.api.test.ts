@@ -102,6 +102,9 @@ beforeAll(async () => {
     "GET /api/metrics/revenue": { partnerId: buddies.partner.organizationId },
     "GET /api/exports/conversions.csv": { from: "2026-01-01", to: "2026-01-31" },
     "GET /api/exports/clicks.csv": { from: "2026-01-01", to: "2026-01-31" },
+    // A token nobody signed: whatever else the fuzz sends, it is refused and turns nothing off.
+    "GET /api/notifications/unsubscribe": { token: "fuzz.weeklyDigest.token" },
+    "POST /api/notifications/unsubscribe": { token: "fuzz.weeklyDigest.token" },
   };
   const bodies: Record<string, Record<string, unknown>> = {
     "POST /api/auth": { mode: "login", email: "nobody@fuzz.example", password: "Wrong-passw0rd!" },
@@ -152,6 +155,7 @@ beforeAll(async () => {
       type: "checkout.session.completed",
       data: { object: { client_reference_id: clickId } },
     },
+    "PATCH /api/notification-preferences": { weeklyDigest: true },
     "POST /api/webhooks": { url: "https://hooks.fuzz.example/other", events: ["relationship.created"] },
     "PATCH /api/webhooks/{id}": {
       url: "https://hooks.fuzz.example/buddy",
