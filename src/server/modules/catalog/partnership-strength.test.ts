@@ -102,7 +102,7 @@ describe("partnershipStrength", () => {
     );
   });
 
-  it("keeps competitor pairs low whatever the traffic", () => {
+  it("keeps a competitor relationship low whatever the traffic", () => {
     const everything = {
       nativeIntegration: true,
       clicksSent: 1e6,
@@ -112,7 +112,23 @@ describe("partnershipStrength", () => {
       salesSent: 1e3,
       salesReceived: 1e3,
     };
-    expect(partnershipStrength({ ...quiet, ...everything, categoryFit: "same" })).toBe(3);
+    expect(partnershipStrength({ ...quiet, ...everything, competitor: true })).toBe(3);
+    expect(partnershipStrength({ ...quiet, ...everything, categoryFit: "same", competitor: true })).toBe(3);
+  });
+
+  it("lets a Buddy of one's own category grow with what the pair does, from no fit points", () => {
+    const same = { ...quiet, categoryFit: "same" as const };
+    expect(partnershipStrength(same)).toBe(0);
+    const trading = {
+      clicksSent: 60,
+      clicksReceived: 40,
+      leadsSent: 6,
+      leadsReceived: 4,
+      salesSent: 5,
+      salesReceived: 4,
+    };
+    expect(partnershipStrength({ ...same, ...trading })).toBe(5);
+    expect(partnershipStrength({ ...same, ...trading, competitor: true })).toBe(3);
   });
 
   it("returns an integer from 0 to 10 and treats negative or missing counts as zero", () => {
@@ -137,10 +153,16 @@ describe("partnershipStrength", () => {
 
   it("never drops when any single input grows", () => {
     for (const categoryFit of FITS_WEAKEST_FIRST) {
-      for (const nativeIntegration of [false, true]) {
+      for (const [nativeIntegration, competitor] of [
+        [false, false],
+        [true, false],
+        [false, true],
+        [true, true],
+      ] as const) {
         for (const base of [0, 2, 50]) {
           const start: PartnershipSignals = {
             categoryFit,
+            competitor,
             nativeIntegration,
             clicksSent: base,
             clicksReceived: 0,
@@ -155,7 +177,7 @@ describe("partnershipStrength", () => {
               const score = partnershipStrength({ ...start, [key]: count });
               expect(
                 score,
-                `${categoryFit} ${nativeIntegration} ${base} ${key}=${count}`,
+                `${categoryFit} ${nativeIntegration} ${competitor} ${base} ${key}=${count}`,
               ).toBeGreaterThanOrEqual(previous);
               previous = score;
             }

@@ -13,6 +13,8 @@ export type PartnershipSignals = {
   /** Sales (conversions with a value) both ways; a refunded sale still counts (CONTRACT §8). */
   salesSent?: number;
   salesReceived?: number;
+  /** The relationship is a competitor's (the block list): at most COMPETITOR_MAX, whatever the traffic. */
+  competitor?: boolean;
 };
 
 /** What is guessed before any traffic: how the categories fit, and a shipped integration. */
@@ -25,7 +27,11 @@ const SALE_POINTS = { per: 1.5, max: 1.5 };
 /** Give and take: the clicks of the side that sent fewer, so only traffic both ways earns it. */
 const GIVE_AND_TAKE_POINTS = 1.5;
 const GIVE_AND_TAKE_HALF = 10;
-/** Competitors can share traffic and even integrate, but they are not partners. */
+/**
+ * Competitors can share traffic and even integrate, but they are not partners. The cap follows the
+ * relationship, not the catalog: a company added as a Buddy in one's own category gets no fit
+ * points, but what the pair does together counts in full.
+ */
 const COMPETITOR_MAX = 3;
 
 const logPoints = (count: number, points: { per: number; max: number }) =>
@@ -45,9 +51,10 @@ const logPoints = (count: number, points: { per: number; max: number }) =>
  * - Give and take: 1.5 × m / (m + 10), m the clicks of the side that sent fewer: 0 one way,
  *   0.75 at 10 clicks each way, nearing 1.5.
  *
- * The sum is rounded; competitor ('same') pairs are capped at 3. Every term is non-decreasing in its
- * input, and the fit order same ≤ unrelated ≤ unknown ≤ complement holds through the cap, so the
- * score never drops when any one input grows. Negative or non-numeric counts count as zero.
+ * The sum is rounded; a competitor relationship (the block list) is capped at 3. Every term is
+ * non-decreasing in its input and the fit order same ≤ unrelated ≤ unknown ≤ complement holds
+ * through the cap, so the score never drops when any one input grows. Negative or non-numeric
+ * counts count as zero.
  */
 export function partnershipStrength(signals: PartnershipSignals): number {
   const clicksSent = countOf(signals.clicksSent);
@@ -68,7 +75,7 @@ export function partnershipStrength(signals: PartnershipSignals): number {
   const raw =
     FIT_POINTS[signals.categoryFit] + (signals.nativeIntegration ? NATIVE_INTEGRATION_POINTS : 0) + measured;
   const score = Math.min(10, Math.max(0, Math.round(raw)));
-  return signals.categoryFit === "same" ? Math.min(COMPETITOR_MAX, score) : score;
+  return signals.competitor ? Math.min(COMPETITOR_MAX, score) : score;
 }
 
 /** How two catalog categories relate, from the complements map; 'unknown' when either is missing. */

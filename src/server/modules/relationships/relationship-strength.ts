@@ -1,3 +1,4 @@
+import type { RelationshipType } from "@shared/relationships";
 import type { organizations } from "../../db/schema";
 import { resolveProviderDomain } from "../catalog/catalog";
 import {
@@ -23,9 +24,15 @@ function stackOf(org: Org): string[] {
 
 /**
  * Partnership strength (0–10) of source → target from what is known: category fit and native
- * integration, and the clicks, leads and sales exchanged both ways over the last STRENGTH_DAYS.
+ * integration, and the clicks, leads and sales exchanged both ways over the last STRENGTH_DAYS;
+ * a competitor relationship (the block list) stays at 3 or below.
  */
-export function strengthBetween(source: Org, target: Org, traffic: PairTraffic = NO_TRAFFIC): number {
+export function strengthBetween(
+  source: Org,
+  target: Org,
+  traffic: PairTraffic = NO_TRAFFIC,
+  type: RelationshipType = "complement",
+): number {
   // The target plugs into the source's product or its providers, or the other way round.
   const nativeIntegration =
     stackOf(source).some((domain) => hasNativeIntegration(domain, target.domain)) ||
@@ -34,5 +41,6 @@ export function strengthBetween(source: Org, target: Org, traffic: PairTraffic =
     categoryFit: classifyCategoryFit(source.category, target.category),
     nativeIntegration,
     ...traffic,
+    competitor: type === "competitor",
   });
 }

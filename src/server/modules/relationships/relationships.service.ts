@@ -38,7 +38,7 @@ function toRelationship(
     notes: row.notes,
     reason: row.reason,
     confidence: row.confidence,
-    strengthScore: strengthBetween(source, target, traffic),
+    strengthScore: strengthBetween(source, target, traffic, row.type),
     createdAt: row.createdAt.toISOString(),
     sourceOrg: { id: row.sourceOrgId },
     targetOrg: toOrganization(target),

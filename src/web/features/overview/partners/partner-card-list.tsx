@@ -102,7 +102,8 @@ export function PartnerCardList({
             className="grid gap-3 rounded-lg border p-3"
           >
             <div className="grid gap-0.5">
-              <div className="flex items-baseline justify-between gap-3">
+              {/* The balance goes under a name too long to share its line, rather than cut the name. */}
+              <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-0.5">
                 <span className="min-w-0 truncate" title={partner.name}>
                   <PartnerName name={partner.name} relationshipId={buddyLinks.get(partner.organizationId)} />
                 </span>

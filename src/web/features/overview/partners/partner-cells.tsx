@@ -73,11 +73,9 @@ export function BalanceValue({ balance, className }: { balance: number; classNam
   const tone = balanceTone(balance);
   const Icon = TONES[tone].icon;
   return (
-    <span
-      data-tone={tone}
-      className={cn("inline-flex items-center gap-1 font-semibold", TONES[tone].className, className)}
-    >
-      <Icon aria-hidden="true" className="size-3.5 shrink-0" />
+    <span data-tone={tone} className={cn("font-semibold", TONES[tone].className, className)}>
+      {/* Inline, so a wrapped balance keeps its icon before its first word. */}
+      <Icon aria-hidden="true" className="mr-1 inline size-3.5 align-[-0.125em]" />
       <span data-cell="balance" data-value={balance} className="tabular-nums">
         {balanceWords(balance)}
       </span>
