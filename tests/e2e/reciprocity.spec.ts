@@ -1,4 +1,4 @@
-import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Browser, Locator, Page, TestInfo } from "@playwright/test";
 import { formatMoney } from "../../src/shared/money";
 import { balanceSentence, type PartnerLedger, type PartnersLedger } from "../../src/shared/reciprocity";
 import { createOnboardedAccount } from "./accounts";
@@ -83,10 +83,17 @@ async function ledgerOf(request: APIRequestContext, token: string, days: number)
 
 // The figures as the screens write them, from the API's numbers.
 const count = (n: number, noun: string) => `${n.toLocaleString("en-US")} ${n === 1 ? noun : `${noun}s`}`;
-const signed = (n: number) => (n > 0 ? `+${n.toLocaleString("en-US")}` : n.toLocaleString("en-US"));
+/** A balance in the reader's words: what it sent more of, or received more of (clicks). */
+const balanceWords = (n: number) =>
+  n < 0 ? `Sent ${count(-n, "more click")}` : n > 0 ? `Received ${count(n, "more click")}` : "Even";
 const weight = (w: number) => `×${new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 }).format(w)}`;
-const money = (totals: PartnerLedger["revenue"]["sent"], currency: string) =>
-  formatMoney(totals.find((total) => total.currency === currency)?.value ?? 0, currency, "en-US");
+const weightSentence = (name: string, w: number) =>
+  `${name}'s ads get ${new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 }).format(w)}× the usual share of your newsletter ad slots.`;
+/** One amount, or the one empty amount ("—") where that side has none in the currency. */
+const money = (totals: PartnerLedger["revenue"]["sent"], currency: string) => {
+  const total = totals.find((entry) => entry.currency === currency);
+  return total ? formatMoney(total.value, currency, "en-US") : "—";
+};
 
 type ShownRow = {
   id: string | null;
@@ -110,7 +117,7 @@ function expectedRow(partner: PartnerLedger, href: string | null): ShownRow {
     href,
     given: [count(partner.clicks.sent, "click"), count(partner.leads.sent, "lead")],
     received: [count(partner.clicks.received, "click"), count(partner.leads.received, "lead")],
-    balance: signed(partner.balance),
+    balance: balanceWords(partner.balance),
     revenue: currencies.sort().map((currency) => ({
       currency,
       sent: money(partner.revenue.sent, currency),
@@ -132,11 +139,18 @@ async function shownRows(list: Locator): Promise<ShownRow[]> {
         given: [text("clicks-sent"), text("leads-sent")] as [string, string],
         received: [text("clicks-received"), text("leads-received")] as [string, string],
         balance: text("balance"),
-        revenue: [...row.querySelectorAll('[data-cell="revenue"] li')].map((line) => ({
-          currency: line.getAttribute("data-currency") ?? "",
-          sent: line.querySelector('[data-side="sent"] [data-amount]')?.textContent ?? "",
-          received: line.querySelector('[data-side="received"] [data-amount]')?.textContent ?? "",
-        })),
+        revenue: [...row.querySelectorAll('[data-cell="revenue"] li')].map((line) => {
+          // The empty amount's dash, without the "none" said to screen readers.
+          const amount = (side: string) => {
+            const shown = line.querySelector(`[data-side="${side}"] [data-amount]`);
+            return shown?.querySelector("[data-empty-amount]") ? "—" : (shown?.textContent ?? "");
+          };
+          return {
+            currency: line.getAttribute("data-currency") ?? "",
+            sent: amount("sent"),
+            received: amount("received"),
+          };
+        }),
         adWeight: row.querySelector('[data-testid="ad-weight-value"]')?.textContent ?? "",
       };
     }),
@@ -161,18 +175,79 @@ async function shownLedger(page: Page, days: number) {
     );
 }
 
+/** The ledger's rows: clicks and leads both ways and the balance; its revenue is the page's revenue card's. */
 function expectedLedger(entry: PartnerLedger) {
-  const lines = (totals: PartnerLedger["revenue"]["sent"]) =>
-    totals.length ? totals.map((total) => money(totals, total.currency)) : ["—"];
   return {
     "clicks-sent": [count(entry.clicks.sent, "click")],
     "clicks-received": [count(entry.clicks.received, "click")],
     "leads-sent": [count(entry.leads.sent, "lead")],
     "leads-received": [count(entry.leads.received, "lead")],
-    balance: [signed(entry.balance)],
-    "revenue-sent": lines(entry.revenue.sent),
-    "revenue-received": lines(entry.revenue.received),
+    balance: [balanceWords(entry.balance)],
   };
+}
+
+/** The revenue card's lines of one side: currency, amount and sales. */
+async function shownRevenue(card: Locator, side: "sent" | "received") {
+  return card
+    .getByTestId(`revenue-${side}`)
+    .getByTestId("revenue-line")
+    .evaluateAll((lines) =>
+      lines.map((line) => [
+        line.getAttribute("data-currency"),
+        line.querySelector('[data-testid="revenue-amount"]')?.textContent,
+        line.querySelector('[data-testid="revenue-sales"]')?.textContent,
+      ]),
+    );
+}
+
+/** Today's figures, as the chart's last day writes them in its tooltip. */
+async function todaysTooltip(request: APIRequestContext, token: string) {
+  const response = await request.get("/api/metrics/daily", { headers: bearer(token) });
+  expect(response.status()).toBe(200);
+  const days = (await response.json()) as {
+    day: string;
+    clicksSent: number;
+    clicksReceived: number;
+    leadsSent: number;
+    leadsReceived: number;
+  }[];
+  const today = days.at(-1);
+  expect(today).toBeDefined();
+  const { clicksSent, clicksReceived, leadsSent, leadsReceived } = today as NonNullable<typeof today>;
+  return [
+    `Clicks sent${clicksSent}`,
+    `Clicks received${clicksReceived}`,
+    `Leads sent${leadsSent}`,
+    `Leads received${leadsReceived}`,
+  ];
+}
+
+/** On a touch screen (no hover, no keyboard): a tap on the chart's latest day shows its values. */
+async function tapTheChart(browser: Browser, testInfo: TestInfo, token: string, expected: string[]) {
+  const phone = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+  });
+  try {
+    const page = await phone.newPage();
+    await signIn(page, token);
+    await page.goto("/dashboard");
+    const chart = page.getByTestId("daily-chart-card");
+    await expect(chart.getByTestId("chart-day")).toHaveCount(30);
+    await expect(chart.getByTestId("chart-tooltip")).toHaveCount(0);
+    await chart.getByTestId("chart-day").last().tap();
+    const tooltip = chart.getByTestId("chart-tooltip");
+    await expect(tooltip).toBeVisible();
+    await expect(tooltip.locator("li")).toHaveText(expected);
+    // Inside the card, on a phone too.
+    const [box, card] = [await tooltip.boundingBox(), await chart.boundingBox()];
+    expect(box && card && box.x >= card.x && box.x + box.width <= card.x + card.width).toBe(true);
+    await chart.screenshot({ path: testInfo.outputPath("chart-tap-390.png") });
+  } finally {
+    await phone.close();
+  }
 }
 
 /**
@@ -195,9 +270,10 @@ async function expectNoSidewaysScroll(page: Page) {
  * both partners, and Mailer's Buddy page its ledger over 30 and 90 days, with exactly the figures
  * GET /api/metrics/partners answers, on a desktop and on a phone.
  */
-test("the Partners table and a Buddy's ledger show the clicks, leads and revenue given and received", async ({
+test("the Partners table and a Buddy's ledger show the clicks, leads and revenue sent and received", async ({
   page,
   request,
+  browser,
 }, testInfo) => {
   const mailerName = uniqueName("Mailer");
   const chatterName = uniqueName("Chatter");
@@ -212,6 +288,14 @@ test("the Partners table and a Buddy's ledger show the clicks, leads and revenue
   await addRelationship(request, chatter.token, { type: "complement", organizationId: home.organizationId });
   await createCollateral(request, home.token, { name: "Home's offer", status: "active" });
   await createCollateral(request, mailer.token, { name: "Mailer's offer", status: "active" });
+  const strengthOf = async () => {
+    const response = await request.get(`/api/relationships/${homeToMailer.id}`, {
+      headers: bearer(home.token),
+    });
+    expect(response.status()).toBe(200);
+    return ((await response.json()) as { strengthScore: number }).strengthScore;
+  };
+  const strengthBefore = await strengthOf();
 
   // Home's readers click Mailer's ad 9 times, one signs up for $49.99.
   const homeClicks = await clicks(
@@ -287,18 +371,56 @@ test("the Partners table and a Buddy's ledger show the clicks, leads and revenue
     "ascending",
   );
   expect((await shownRows(table)).map((row) => row.name)).toEqual([mailerName, chatterName]);
-  // Signed and coloured: Mailer's negative balance does not read like Chatter's positive one.
-  const colours = await table
-    .locator('[data-cell="balance"]')
-    .evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell).color));
-  expect(new Set(colours).size).toBe(2);
+  // In words and coloured for the reader: Home sent Mailer more (ahead, the giver's tone), and
+  // received more from Chatter (behind: it owes clicks back, a warning tone).
+  const balances = await table
+    .locator("[data-tone]:has([data-cell='balance'])")
+    .evaluateAll((cells) =>
+      cells.map((cell) => [cell.getAttribute("data-tone"), getComputedStyle(cell).color]),
+    );
+  expect(balances.map(([tone]) => tone)).toEqual(["ahead", "behind"]);
+  expect(new Set(balances.map(([, colour]) => colour)).size).toBe(2);
+  // The weight in words, for a pointer's hover and a screen reader.
+  await expect(table.locator('[data-cell="ad-weight"]').first()).toHaveAttribute(
+    "title",
+    weightSentence(mailerName, mailerEntry.adWeight),
+  );
   await card.screenshot({ path: testInfo.outputPath("partners-desktop.png") });
+
+  // The revenue card counts the sales beside each amount, per currency, the most sales first.
+  const revenueCard = page.getByTestId("revenue-card");
+  expect(await shownRevenue(revenueCard, "received")).toEqual([
+    ["EUR", "€1,234.50", "1 sale"],
+    ["JPY", "¥5,000", "1 sale"],
+  ]);
+  expect(await shownRevenue(revenueCard, "sent")).toEqual([["USD", "$49.99", "1 sale"]]);
+  await revenueCard.screenshot({ path: testInfo.outputPath("revenue-sales-desktop.png") });
+
+  // The chart's values on keyboard focus: the latest day first, then the arrow keys.
+  const today = await todaysTooltip(request, home.token);
+  const chart = page.getByTestId("daily-chart-card");
+  await chart.getByTestId("chart-day").last().focus();
+  const tooltip = chart.getByTestId("chart-tooltip");
+  await expect(tooltip).toBeVisible();
+  await expect(tooltip.locator("li")).toHaveText(today);
+  await expect(chart.getByTestId("chart-day").last()).toHaveAccessibleName(
+    new RegExp(`^[A-Z][a-z]{2} \\d{1,2}: clicks sent ${today[0]?.replace("Clicks sent", "")}, `),
+  );
+  await chart.screenshot({ path: testInfo.outputPath("chart-focus-desktop.png") });
+  await page.keyboard.press("ArrowLeft");
+  await expect(chart.getByTestId("chart-day").nth(28)).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(tooltip).toHaveCount(0);
 
   // Mailer's name leads to its Buddy page: 30 and 90 days, as the API says.
   await table.getByRole("link", { name: mailerName }).click();
   await expect(page).toHaveURL(`/dashboard/tools/${homeToMailer.id}`);
   const ledgerCard = page.getByTestId("partner-ledger-card");
   await expect(ledgerCard.getByRole("heading", { name: `Give and take with ${mailerName}` })).toBeVisible();
+  // Partnership strength moved with the clicks both ways, the leads and the sales.
+  const strengthAfter = await strengthOf();
+  expect(strengthAfter).toBeGreaterThan(strengthBefore);
+  await expect(page.getByTestId("strength-score")).toHaveText(`${strengthAfter}/10`);
   await expect(ledgerCard.getByTestId("partner-ledger-table")).toBeVisible();
   const quarterEntry = quarter.find((partner) => partner.organizationId === mailer.organizationId);
   expect(quarterEntry).toBeDefined();
@@ -311,6 +433,16 @@ test("the Partners table and a Buddy's ledger show the clicks, leads and revenue
   await expect(ledgerCard.getByTestId("partner-ad-weight").getByTestId("ad-weight-value")).toHaveText(
     weight(mailerEntry.adWeight),
   );
+  await expect(ledgerCard.getByTestId("ad-weight-sentence")).toHaveText(
+    weightSentence(mailerName, mailerEntry.adWeight),
+  );
+  // Revenue once on the page: the revenue card's, with its sales; the ledger has none.
+  await expect(page.getByTestId("revenue-card")).toHaveCount(1);
+  await expect(page.getByText("Revenue given")).toHaveCount(0);
+  expect(await shownRevenue(page.getByTestId("revenue-card"), "sent")).toEqual([["USD", "$49.99", "1 sale"]]);
+  expect(await shownRevenue(page.getByTestId("revenue-card"), "received")).toEqual([
+    ["EUR", "€1,234.50", "1 sale"],
+  ]);
   await ledgerCard.screenshot({ path: testInfo.outputPath("buddy-ledger-desktop.png") });
 
   // On a phone: stacked cards with the same figures, and the Buddy page, without sideways scrolling.
@@ -327,10 +459,21 @@ test("the Partners table and a Buddy's ledger show the clicks, leads and revenue
   await card.screenshot({ path: testInfo.outputPath("partners-390.png") });
   await page.setViewportSize({ width: 390, height: 844 });
 
+  // The revenue card's sales on a phone, and the weight's sentence under each partner's meter.
+  expect(await shownRevenue(page.getByTestId("revenue-card"), "sent")).toEqual([["USD", "$49.99", "1 sale"]]);
+  await expect(cards.getByTestId("ad-weight-sentence")).toHaveText([
+    weightSentence(mailerName, mailerEntry.adWeight),
+    weightSentence(chatterName, chatterEntry.adWeight),
+  ]);
+  await tapTheChart(browser, testInfo, home.token, today);
+
   await page.goto(`/dashboard/tools/${homeToMailer.id}`);
   await expect(ledgerCard.getByTestId("partner-ledger-table")).toBeVisible();
   expect(await shownLedger(page, 30)).toEqual(expectedLedger(mailerEntry));
   expect(await shownLedger(page, 90)).toEqual(expectedLedger(quarterEntry as PartnerLedger));
+  await expect(ledgerCard.getByTestId("ad-weight-sentence")).toHaveText(
+    weightSentence(mailerName, mailerEntry.adWeight),
+  );
   await expectNoSidewaysScroll(page);
   await tallPhone(page);
   await ledgerCard.screenshot({ path: testInfo.outputPath("buddy-ledger-390.png") });
