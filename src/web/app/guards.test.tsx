@@ -151,4 +151,29 @@ describe("route guards (SPEC §2)", () => {
     ).toEqual(["Overview", "Buddies", "Marketing", "Suggestions", "Block List", "API Docs", "Settings"]);
     expect(screen.getByRole("button", { name: "Logout" })).toBeInTheDocument();
   });
+
+  it("takes a notice mail's link opened signed out on to its page once signed in, once", async () => {
+    stubFetch({});
+    const signedOut = renderApp("/dashboard/tools?add=quillmail.com");
+    await expectPath(signedOut.router, "/auth");
+    signedOut.unmount();
+
+    // Signing in lands on the overview, which goes on to the link.
+    stubFetch({
+      "GET /api/me": jsonResponse(200, { user: makeUser() }),
+      "GET /api/relationships": jsonResponse(200, []),
+      "GET /api/organizations/search?query=quillmail.com&type=complement": jsonResponse(200, []),
+    });
+    setToken("valid-token");
+    const signedIn = renderApp("/dashboard");
+    await expectPath(signedIn.router, "/dashboard/tools");
+    expect(signedIn.router.state.location.search).toBe("?add=quillmail.com");
+    signedIn.unmount();
+
+    // Once: the next visit to the overview stays there.
+    signedInAs();
+    const later = renderApp("/dashboard");
+    expect(await screen.findByRole("heading", { name: "Overview" })).toBeInTheDocument();
+    expect(later.router.state.location.pathname).toBe("/dashboard");
+  });
 });

@@ -1,8 +1,10 @@
 import { TriangleAlert } from "lucide-react";
-import { Navigate, Outlet } from "react-router";
+import { useEffect } from "react";
+import { Navigate, Outlet, useLocation } from "react-router";
 import { EmptyState } from "@/components/empty-state";
 import { PageLoader } from "@/components/layout/page-loader";
 import { Button } from "@/components/ui/button";
+import { forgetNoticeLink, pendingNoticeLink, rememberNoticeLink } from "@/lib/notice-link";
 import { paths } from "@/lib/paths";
 import { getToken, hasFinishedOnboarding, useCurrentUser } from "@/lib/session";
 
@@ -22,13 +24,24 @@ export function RedirectSignedIn() {
  */
 function SessionGuard({ onboarded }: { onboarded: boolean }) {
   const { token, user, failed, retry } = useCurrentUser();
+  const location = useLocation();
+  // A notice mail's link opened signed out: the sign-in lands on the overview, which goes on to it.
+  const noticeLink =
+    onboarded && user !== null && location.pathname === paths.dashboard ? pendingNoticeLink() : null;
+  useEffect(() => {
+    if (noticeLink) forgetNoticeLink();
+  }, [noticeLink]);
 
-  if (token === null) return <Navigate to={paths.auth} replace />;
+  if (token === null) {
+    rememberNoticeLink(location.pathname, location.search);
+    return <Navigate to={paths.auth} replace />;
+  }
   if (failed) return <UserLoadError onRetry={() => void retry()} />;
   if (user === null) return <PageLoader />;
   if (hasFinishedOnboarding(user) !== onboarded) {
     return <Navigate to={onboarded ? paths.setup : paths.dashboard} replace />;
   }
+  if (noticeLink) return <Navigate to={noticeLink} replace />;
   return <Outlet />;
 }
 
