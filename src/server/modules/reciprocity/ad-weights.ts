@@ -1,16 +1,6 @@
-import { windowStart } from "@shared/days";
 import { AD_WEIGHT_DAYS, adWeight } from "@shared/reciprocity";
-import { sql } from "drizzle-orm";
-import { type DbOrTx, rowsOf } from "../../db/client";
-import { revenueByPartner, trafficByPartner, windowParts } from "./period-window";
-
-type WeightRow = {
-  partner: string;
-  sent: string;
-  received: string;
-  proof_sent: string;
-  proof_received: string;
-};
+import type { DbOrTx } from "../../db/client";
+import { trafficWithPartners } from "./pair-traffic";
 
 /**
  * CONTRACT §10: each partner's ad weight for the caller over the last AD_WEIGHT_DAYS days, from
@@ -22,26 +12,13 @@ export async function partnerWeights(
   organizationId: string,
   now = new Date(),
 ): Promise<Map<string, number>> {
-  const window = windowParts(windowStart(AD_WEIGHT_DAYS, now));
-  const result = await db.execute(sql`
-    with traffic as (${trafficByPartner(organizationId, window)}
-    ), sales as (
-      select partner, sum(sales_sent) as sales_sent, sum(sales_received) as sales_received
-      from (${revenueByPartner(organizationId, window)}) money
-      group by partner
-    )
-    select coalesce(t.partner, s.partner) as partner, coalesce(t.clicks_sent, 0)::text as sent,
-      coalesce(t.clicks_received, 0)::text as received,
-      (coalesce(t.proven_sent, 0) + coalesce(s.sales_sent, 0))::text as proof_sent,
-      (coalesce(t.proven_received, 0) + coalesce(s.sales_received, 0))::text as proof_received
-    from traffic t
-    full join sales s on s.partner = t.partner`);
+  const traffic = await trafficWithPartners(db, organizationId, AD_WEIGHT_DAYS, { now });
   return new Map(
-    rowsOf<WeightRow>(result).map((row) => [
-      row.partner,
+    [...traffic].map(([partner, pair]) => [
+      partner,
       adWeight(
-        { sent: Number(row.sent), received: Number(row.received) },
-        { sent: Number(row.proof_sent), received: Number(row.proof_received) },
+        { sent: pair.clicksSent, received: pair.clicksReceived },
+        { sent: pair.provenSent + pair.salesSent, received: pair.provenReceived + pair.salesReceived },
       ),
     ]),
   );

@@ -12,6 +12,9 @@ export type PairTraffic = {
   /** Conversions with a value; a sale refunded in full still counts (CONTRACT §8). */
   salesSent: number;
   salesReceived: number;
+  /** Leads the receiving side recorded itself, by API key or Stripe (CONTRACT §10's proof). */
+  provenSent: number;
+  provenReceived: number;
 };
 
 export const NO_TRAFFIC: PairTraffic = {
@@ -21,6 +24,8 @@ export const NO_TRAFFIC: PairTraffic = {
   leadsReceived: 0,
   salesSent: 0,
   salesReceived: 0,
+  provenSent: 0,
+  provenReceived: 0,
 };
 
 type TrafficRow = {
@@ -31,10 +36,12 @@ type TrafficRow = {
   leads_received: string;
   sales_sent: string;
   sales_received: string;
+  proven_sent: string;
+  proven_received: string;
 };
 
 /**
- * The counted clicks, leads and sales between the organization and each partner over the last
+ * The counted clicks, leads (and those proven) and sales between the organization and each partner over the last
  * `days` days, read from the roll-ups as the ledger reads them (period-window.ts); with `partnerId`,
  * that partner's alone. A partner with nothing in the window is not in the map.
  */
@@ -56,7 +63,8 @@ export async function trafficWithPartners(
       select coalesce(t.partner, s.partner) as partner, coalesce(t.clicks_sent, 0)::text as clicks_sent,
         coalesce(t.clicks_received, 0)::text as clicks_received, coalesce(t.leads_sent, 0)::text as leads_sent,
         coalesce(t.leads_received, 0)::text as leads_received, coalesce(s.sales_sent, 0)::text as sales_sent,
-        coalesce(s.sales_received, 0)::text as sales_received
+        coalesce(s.sales_received, 0)::text as sales_received, coalesce(t.proven_sent, 0)::text as proven_sent,
+        coalesce(t.proven_received, 0)::text as proven_received
       from traffic t
       full join sales s on s.partner = t.partner
     ) pairs
@@ -71,6 +79,8 @@ export async function trafficWithPartners(
         leadsReceived: Number(row.leads_received),
         salesSent: Number(row.sales_sent),
         salesReceived: Number(row.sales_received),
+        provenSent: Number(row.proven_sent),
+        provenReceived: Number(row.proven_received),
       },
     ]),
   );
