@@ -69,3 +69,58 @@ describe("prefetchLoader", () => {
     expect(fetchCalls(fetchMock)).toEqual(["GET /api/me"]);
   });
 });
+
+describe("prefetchLoader with answers to settle first", () => {
+  const loader = prefetchLoader(["/api/metrics/clicks"], {
+    paths: ["/api/onboarding/next-steps"],
+    withinMs: 200,
+  });
+  const steps = { steps: [{ id: "add_buddy", done: false }] };
+
+  it("waits for them before the first render, while the others are already in flight", async () => {
+    setToken("token");
+    let answerSteps: (response: Response) => void = () => {};
+    const fetchMock = stubFetch({
+      "GET /api/me": jsonResponse(200, { user: makeUser() }),
+      "GET /api/metrics/clicks": () => new Promise<Response>(() => {}),
+      "GET /api/onboarding/next-steps": () => new Promise<Response>((resolve) => (answerSteps = resolve)),
+    });
+    let resolved = false;
+    const loaded = loader().then(() => {
+      resolved = true;
+    });
+    await flush();
+    expect(fetchCalls(fetchMock)).toEqual([
+      "GET /api/me",
+      "GET /api/metrics/clicks",
+      "GET /api/onboarding/next-steps",
+    ]);
+    expect(resolved).toBe(false);
+    answerSteps(jsonResponse(200, steps));
+    await loaded;
+    expect(queryClient.getQueryData(["/api/onboarding/next-steps"])).toEqual(steps);
+  });
+
+  it("waits no longer than its bound for an answer that does not come", async () => {
+    setToken("token");
+    stubFetch({
+      "GET /api/me": jsonResponse(200, { user: makeUser() }),
+      "GET /api/metrics/clicks": jsonResponse(200, { sent: 0, received: 0 }),
+      "GET /api/onboarding/next-steps": () => new Promise<Response>(() => {}),
+    });
+    await expect(loader()).resolves.toBeNull();
+  });
+
+  it("does not wait at all for an answer already cached, and asks nothing more for it", async () => {
+    // A bound longer than the test's own timeout: waiting at all would fail the test.
+    const patient = prefetchLoader([], { paths: ["/api/onboarding/next-steps"], withinMs: 60_000 });
+    setToken("token");
+    const fetchMock = stubFetch({
+      "GET /api/me": jsonResponse(200, { user: makeUser() }),
+      "GET /api/onboarding/next-steps": () => new Promise<Response>(() => {}),
+    });
+    queryClient.setQueryData(["/api/onboarding/next-steps"], steps);
+    await expect(patient()).resolves.toBeNull();
+    expect(fetchCalls(fetchMock)).toEqual(["GET /api/me"]);
+  });
+});
