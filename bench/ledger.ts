@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DAY_MS, windowStart } from "@shared/days";
-import type { PartnersLedger } from "@shared/reciprocity";
+import type { PartnersLedger } from "@shared/reciprocity-schemas";
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";

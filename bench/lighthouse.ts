@@ -3,11 +3,13 @@
 // and what cost them, and exits 0 whatever they are.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { setPriority } from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { launch } from "chrome-launcher";
 import lighthouse, { type Config, desktopConfig, type Result } from "lighthouse";
 import { startBuddy } from "../src/server/testing/buddy-process";
+import { partnerDashboard } from "./partner-dashboard";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CHROME_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -46,6 +48,11 @@ type Row = {
   fcp: number;
   lcp: number;
   tbt: number;
+  /**
+   * Lighthouse's measure of the machine's speed during the audit (higher is faster): its 4×
+   * slowdown of a phone assumes a fast desktop, so scores on a slower or busier machine fall.
+   */
+  benchmarkIndex: number;
   /** Accessibility and best-practices audits that failed, with what they found. */
   findings: string[];
 };
@@ -147,7 +154,10 @@ async function main() {
   const buddy = await startBuddy({ stdio: "capture" });
   const rows: Row[] = [];
   try {
-    const token = await buddy.createOrganization("lighthouse", "An e-mail marketing tool for newsletters");
+    const token = await partnerDashboard(buddy);
+    // A phone does not share its processor with the server: on this machine the two would, and
+    // the server's answers would lengthen the page's own tasks. It yields to Chrome instead.
+    setPriority(buddy.pid, 19);
     const pages = [
       { page: "/auth", token: undefined },
       { page: "/dashboard", token },
@@ -155,6 +165,9 @@ async function main() {
     for (const { page, token: pageToken } of pages.filter(({ page }) => !PAGES || PAGES.includes(page))) {
       for (const preset of Object.keys(presets).filter((name) => !PRESETS || PRESETS.includes(name))) {
         const runs: Result[] = [];
+        // A first audit, not counted: a server that has just started answers its first requests
+        // slowly (its code is not yet compiled), and Lighthouse's simulation takes those times in.
+        await auditWithRetries(`${buddy.origin}${page}`, preset, pageToken);
         for (let run = 0; run < RUNS; run++) {
           const lhr = await auditWithRetries(`${buddy.origin}${page}`, preset, pageToken);
           if (new URL(lhr.finalDisplayedUrl).pathname !== page)
@@ -175,9 +188,12 @@ async function main() {
           fcp: metric("first-contentful-paint"),
           lcp: metric("largest-contentful-paint"),
           tbt: metric("total-blocking-time"),
+          benchmarkIndex: median(runs.map((lhr) => lhr.environment.benchmarkIndex)),
           findings: [...new Set(runs.flatMap(findingsOf))],
         });
-        console.error(`audited ${page} (${preset}), ${RUNS} run(s)`);
+        console.error(
+          `audited ${page} (${preset}), ${RUNS} run(s): performance ${runs.map((lhr) => Math.round((lhr.categories.performance?.score ?? 0) * 100)).join(", ")}; benchmark index ${runs.map((lhr) => Math.round(lhr.environment.benchmarkIndex)).join(", ")}`,
+        );
       }
     }
   } finally {
@@ -194,6 +210,7 @@ async function main() {
       "FCP s": (row.fcp / 1000).toFixed(1),
       "LCP s": (row.lcp / 1000).toFixed(1),
       "TBT ms": Math.round(row.tbt),
+      "benchmark index": Math.round(row.benchmarkIndex),
     })),
   );
   const below = rows.flatMap((row) =>

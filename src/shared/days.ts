@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /**
  * Buddy counts in UTC days (the roll-ups, the ledger's and the overview's windows, exports, the
  * visitor salts), so a day is always this long: there is no 23- or 25-hour day in UTC.
@@ -16,18 +14,3 @@ export function windowStart(days: number, now = new Date()): string {
 
 /** The message a window of days out of its bounds is refused with (400). */
 export const daysMessage = (min: number, max: number) => `days must be a whole number from ${min} to ${max}`;
-
-/**
- * A `?days=` query parameter: a whole number of UTC days up to today, from `min` to `max`, or
- * absent (`fallback` then applies). Digits only: no sign, exponent, fraction or space.
- */
-export function daysQuerySchema(min: number, max: number, fallback: number) {
-  const message = daysMessage(min, max);
-  return z
-    .string({ error: message })
-    .regex(/^\d{1,3}$/, { error: message })
-    .transform(Number)
-    .refine((days) => days >= min && days <= max, { error: message })
-    .optional()
-    .describe(`The window, in UTC days up to today, from ${min} to ${max}; default ${fallback}.`);
-}

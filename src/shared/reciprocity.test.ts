@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  AD_WEIGHT_CLICKS_MAX,
-  AD_WEIGHT_MAX,
-  AD_WEIGHT_MIN,
-  adWeight,
-  balanceSentence,
-  partnersQuerySchema,
-} from "./reciprocity";
+import { AD_WEIGHT_CLICKS_MAX, AD_WEIGHT_MAX, AD_WEIGHT_MIN, adWeight, balanceSentence } from "./reciprocity";
+import { partnersQuerySchema } from "./reciprocity-schemas";
 
 describe("adWeight", () => {
   it("is 1 with no history, and whenever both gave as much", () => {

@@ -1,6 +1,7 @@
-import { z } from "zod";
-import { daysMessage, daysQuerySchema } from "./days";
-import { moneyTotalSchema, type SentReceived, sentReceivedSchema } from "./tracking";
+// The ledger's rules, free of zod so that the dashboard's first screen can use them without loading
+// it; the API's shapes are in reciprocity-schemas.ts.
+import { daysMessage } from "./days";
+import type { SentReceived } from "./tracking";
 
 /** CONTRACT §10: the ledger's window, in days, and the one the Ads API weighs partners over. */
 export const LEDGER_DAYS_MIN = 1;
@@ -63,27 +64,6 @@ export function adWeight(clicks: SentReceived, proven: SentReceived = NO_PROOF):
 }
 
 export const LEDGER_DAYS_MESSAGE = daysMessage(LEDGER_DAYS_MIN, LEDGER_DAYS_MAX);
-
-export const partnersQuerySchema = z.object({
-  days: daysQuerySchema(LEDGER_DAYS_MIN, LEDGER_DAYS_MAX, LEDGER_DAYS_DEFAULT),
-});
-
-export const partnerLedgerSchema = z.object({
-  organizationId: z.string(),
-  name: z.string(),
-  /** sent: the caller's clicks (and leads) to the partner's ads; received: the partner's to the caller's. */
-  clicks: sentReceivedSchema,
-  leads: sentReceivedSchema,
-  revenue: z.object({ sent: z.array(moneyTotalSchema), received: z.array(moneyTotalSchema) }),
-  /** clicks.received − clicks.sent: positive when the partner has given more than it got. */
-  balance: z.number().int(),
-  /** adWeight() of the window's clicks: with the default 30 days, the weight the Ads API uses now. */
-  adWeight: z.number(),
-});
-export type PartnerLedger = z.infer<typeof partnerLedgerSchema>;
-
-export const partnersLedgerSchema = z.object({ partners: z.array(partnerLedgerSchema) });
-export type PartnersLedger = z.infer<typeof partnersLedgerSchema>;
 
 /** "Acme sent you 40 more clicks than you sent them": what a balance means, in words. */
 export function balanceSentence(name: string, balance: number): string {

@@ -1,30 +1,16 @@
 import { z } from "zod";
-import { daysMessage, daysQuerySchema } from "./days";
+import {
+  UNCOUNTED_DAYS_DEFAULT,
+  UNCOUNTED_DAYS_MAX,
+  UNCOUNTED_DAYS_MIN,
+  type UncountedClickReason,
+} from "./click-reasons";
+import { daysQuerySchema } from "./days-query";
 import { DEFAULT_CURRENCY, isCurrency, moneyMessage, toMinorUnits } from "./money";
 import { allowedJson, text } from "./text";
 
 /** SPEC §9 / CONTRACT §5. */
 export const CONVERSION_TYPES = ["signup", "trial", "purchase", "upgrade", "activation", "referral"] as const;
-
-/**
- * CONTRACT §5: why a stored click did or did not count. `counted` is the only one that counts;
- * `bot` (a bot's user agent, a HEAD request, a mail scanner's referrer), `repeat` (the same visitor
- * on the same link within the hour), `burst` (another link of the same sender within a second),
- * `source_cap` (past 3 a day from one network source for the pair), `own_click` (from where a
- * member of the sender signed in), `blocked` (either side blocks the other) and `not_live` (a
- * draft, or an ad of an unproven author) do not.
- */
-export const CLICK_REASONS = [
-  "counted",
-  "bot",
-  "repeat",
-  "burst",
-  "source_cap",
-  "own_click",
-  "blocked",
-  "not_live",
-] as const;
-export type ClickReason = (typeof CLICK_REASONS)[number];
 
 /**
  * How a conversion reached Buddy: the pixel (anyone holding the click id), the organization's own
@@ -139,17 +125,6 @@ export type RecordConversionInput = z.infer<typeof recordConversionSchema>;
 
 export const sentReceivedSchema = z.object({ sent: z.number().int(), received: z.number().int() });
 export type SentReceived = z.infer<typeof sentReceivedSchema>;
-
-/** Every reason a stored click did not count (CLICK_REASONS less `counted`). */
-export const UNCOUNTED_CLICK_REASONS = CLICK_REASONS.filter(
-  (reason): reason is Exclude<ClickReason, "counted"> => reason !== "counted",
-);
-export type UncountedClickReason = (typeof UNCOUNTED_CLICK_REASONS)[number];
-
-export const UNCOUNTED_DAYS_MIN = 1;
-export const UNCOUNTED_DAYS_MAX = 366;
-export const UNCOUNTED_DAYS_DEFAULT = 30;
-export const UNCOUNTED_DAYS_MESSAGE = daysMessage(UNCOUNTED_DAYS_MIN, UNCOUNTED_DAYS_MAX);
 
 export const uncountedClicksQuerySchema = z.object({
   days: daysQuerySchema(UNCOUNTED_DAYS_MIN, UNCOUNTED_DAYS_MAX, UNCOUNTED_DAYS_DEFAULT),

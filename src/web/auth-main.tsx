@@ -5,7 +5,8 @@ import type { SessionResponse } from "@shared/auth";
 import { StrictMode, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { type Notice, saveNotice } from "@/app/notice";
-import { useLazyNotices } from "@/components/ui/lazy-toaster";
+import { LazyToaster } from "@/components/ui/lazy-toaster";
+import { toast } from "@/components/ui/toast";
 import { AuthPage } from "@/features/auth/auth-page";
 import { paths } from "@/lib/paths";
 import { getToken, setToken } from "@/lib/token-store";
@@ -22,7 +23,6 @@ function enterApp(path: string, notice?: Notice) {
 
 function SignInPage() {
   const [search, setSearch] = useState(window.location.search);
-  const [notify, toaster] = useLazyNotices();
   const replaceSearch = (next: string) => {
     window.history.replaceState(window.history.state, "", `${window.location.pathname}${next}`);
     setSearch(next);
@@ -34,8 +34,13 @@ function SignInPage() {
   };
   return (
     <>
-      <AuthPage search={search} replaceSearch={replaceSearch} notify={notify} onSignedIn={onSignedIn} />
-      {toaster}
+      <AuthPage
+        search={search}
+        replaceSearch={replaceSearch}
+        notify={(kind, message) => toast[kind](message)}
+        onSignedIn={onSignedIn}
+      />
+      <LazyToaster />
     </>
   );
 }

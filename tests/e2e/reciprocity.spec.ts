@@ -1,6 +1,7 @@
 import type { APIRequestContext, Browser, Locator, Page, TestInfo } from "@playwright/test";
 import { formatMoney } from "../../src/shared/money";
-import { balanceSentence, type PartnerLedger, type PartnersLedger } from "../../src/shared/reciprocity";
+import { balanceSentence } from "../../src/shared/reciprocity";
+import type { PartnerLedger, PartnersLedger } from "../../src/shared/reciprocity-schemas";
 import { createOnboardedAccount } from "./accounts";
 import { type CollateralRecord, createCollateral } from "./collateral-api";
 import { expect, test } from "./fixtures";

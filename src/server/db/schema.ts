@@ -14,12 +14,13 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { CLICK_REASONS } from "../../shared/click-reasons";
 import { COLLATERAL_STATUSES, COLLATERAL_TYPES } from "../../shared/collateral";
 import { DOMAIN_PROOF_METHODS } from "../../shared/domain-verification";
 import type { OnboardingInput } from "../../shared/onboarding";
 import { RELATIONSHIP_STATUSES, RELATIONSHIP_TYPES } from "../../shared/relationships";
 import { SECURITY_LOG_ACTIONS } from "../../shared/security-log";
-import { CLICK_REASONS, CONVERSION_CHANNELS, CONVERSION_TYPES, REFUND_KINDS } from "../../shared/tracking";
+import { CONVERSION_CHANNELS, CONVERSION_TYPES, REFUND_KINDS } from "../../shared/tracking";
 import { generateToken } from "../lib/tokens";
 
 const id = () =>

@@ -1,13 +1,13 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useEffect } from "react";
-import { toast } from "sonner";
 import type { Notice } from "@/app/notice";
-import { Toaster } from "@/components/ui/sonner";
+import { LazyToaster } from "@/components/ui/lazy-toaster";
+import { toast } from "@/components/ui/toast";
 import { queryClient } from "@/lib/query-client";
 
 const shown = new WeakSet<Notice>();
 
-/** After the toaster in the tree, so its effect runs once the toaster listens; shown once. */
+/** Shown once; it waits for the toaster to load (`toast.ts`). */
 function InitialNotice({ notice }: { notice: Notice }) {
   useEffect(() => {
     if (shown.has(notice)) return;
@@ -21,7 +21,7 @@ export function AppProviders({ children, notice }: { children: ReactNode; notice
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      <Toaster />
+      <LazyToaster />
       {notice ? <InitialNotice notice={notice} /> : null}
     </QueryClientProvider>
   );

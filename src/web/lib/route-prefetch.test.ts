@@ -77,7 +77,7 @@ describe("prefetchLoader with answers to settle first", () => {
   });
   const steps = { steps: [{ id: "add_buddy", done: false }] };
 
-  it("waits for them before the first render, while the others are already in flight", async () => {
+  it("asks for them first and waits for them before the first render, while the others are already in flight", async () => {
     setToken("token");
     let answerSteps: (response: Response) => void = () => {};
     const fetchMock = stubFetch({
@@ -90,10 +90,11 @@ describe("prefetchLoader with answers to settle first", () => {
       resolved = true;
     });
     await flush();
+    // First: a browser sends a few requests to one origin at a time, and the rest queue.
     expect(fetchCalls(fetchMock)).toEqual([
       "GET /api/me",
-      "GET /api/metrics/clicks",
       "GET /api/onboarding/next-steps",
+      "GET /api/metrics/clicks",
     ]);
     expect(resolved).toBe(false);
     answerSteps(jsonResponse(200, steps));

@@ -18,11 +18,15 @@ export type SettleFirst = { paths: readonly string[]; withinMs: number };
 export function prefetchLoader(apiPaths: readonly string[], settleFirst?: SettleFirst) {
   return async () => {
     if (await loadOnboardedUser()) {
+      // What the first render waits for is asked first: a browser sends only a few requests to one
+      // origin at a time, and the rest queue behind them.
+      const settled = settleFirst
+        ? Promise.allSettled(
+            settleFirst.paths.map((path) => queryClient.ensureQueryData({ queryKey: [path] })),
+          )
+        : undefined;
       for (const path of apiPaths) void queryClient.prefetchQuery({ queryKey: [path] });
-      if (settleFirst) {
-        const settled = Promise.allSettled(
-          settleFirst.paths.map((path) => queryClient.ensureQueryData({ queryKey: [path] })),
-        );
+      if (settleFirst && settled) {
         let timer: ReturnType<typeof setTimeout> | undefined;
         const bound = new Promise<void>((resolve) => {
           timer = setTimeout(resolve, settleFirst.withinMs);

@@ -2,7 +2,7 @@ import type { MeResponse, MessageResponse, SessionResponse, User } from "@shared
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useCallback, useSyncExternalStore } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { ApiError, apiRequest, errorMessage } from "@/lib/api-client";
 import { isPublicPath, paths } from "@/lib/paths";
 import { queryClient } from "@/lib/query-client";

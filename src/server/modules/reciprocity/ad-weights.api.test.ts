@@ -1,4 +1,5 @@
-import { AD_WEIGHT_CLICKS_MAX, AD_WEIGHT_MAX, adWeight, type PartnerLedger } from "@shared/reciprocity";
+import { AD_WEIGHT_CLICKS_MAX, AD_WEIGHT_MAX, adWeight } from "@shared/reciprocity";
+import type { PartnerLedger } from "@shared/reciprocity-schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authHeader, createApiKey, createOrganization, createTestApp, type TestApp } from "../../testing/app";
 import { BROWSER_USER_AGENT } from "../../testing/buddies";

@@ -1,5 +1,6 @@
 import { DAY_MS } from "@shared/days";
-import { adWeight, LEDGER_DAYS_MESSAGE, type PartnerLedger } from "@shared/reciprocity";
+import { adWeight, LEDGER_DAYS_MESSAGE } from "@shared/reciprocity";
+import type { PartnerLedger } from "@shared/reciprocity-schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pairDailyStats } from "../../db/schema";
 import {

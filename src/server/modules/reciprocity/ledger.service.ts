@@ -1,6 +1,7 @@
 import { windowStart } from "@shared/days";
 import { toMajorUnits } from "@shared/money";
-import { adWeight, type PartnerLedger, type PartnersLedger } from "@shared/reciprocity";
+import { adWeight } from "@shared/reciprocity";
+import type { PartnerLedger, PartnersLedger } from "@shared/reciprocity-schemas";
 import { sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf, withoutParallelWorkers } from "../../db/client";
 import { revenueByPartner, trafficByPartner, windowParts } from "./period-window";

@@ -1,10 +1,6 @@
 import { errorBodySchema } from "@shared/http";
-import {
-  LEDGER_DAYS_DEFAULT,
-  type PartnersLedger,
-  partnersLedgerSchema,
-  partnersQuerySchema,
-} from "@shared/reciprocity";
+import { LEDGER_DAYS_DEFAULT } from "@shared/reciprocity";
+import { type PartnersLedger, partnersLedgerSchema, partnersQuerySchema } from "@shared/reciprocity-schemas";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireMember } from "../../plugins/auth";

@@ -1,7 +1,7 @@
 import type { SessionResponse } from "@shared/auth";
 import { useCallback } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { AuthPage } from "@/features/auth/auth-page";
 import { useStartSession } from "@/lib/session";
 

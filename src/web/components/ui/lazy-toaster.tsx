@@ -1,47 +1,35 @@
-import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
+import { toasterMounted, toasterWanted, wantToaster } from "@/components/ui/toast";
 
-type Kind = "success" | "error";
+const Toaster = lazy(() => import("@/components/ui/sonner").then((module) => ({ default: module.Toaster })));
 
-// One chunk for both: the toaster and the function that shows a notice in it.
-const loadSonner = () => import("@/components/ui/sonner");
-const Toaster = lazy(() => loadSonner().then((module) => ({ default: module.Toaster })));
+/** A user's first press or key: most notices answer an action, and its request outlasts the load. */
+const FIRST_ACTIONS = ["pointerdown", "keydown"] as const;
 
-function Mounted({ onMount }: { onMount: () => void }) {
-  useEffect(() => onMount(), [onMount]);
+function Mounted() {
+  useEffect(() => toasterMounted(), []);
   return null;
 }
 
 /**
- * Notices for a page that should not load the toaster up front (the sign-in page): the first
- * notice loads and mounts it, then shows. Returns the notify function and the element to render.
+ * The page's toaster, loaded at the user's first press or key, or at the first notice (`toast.ts`),
+ * whichever comes first: its code is not part of the first screen, nor loaded while it renders.
  */
-export function useLazyNotices(): [(kind: Kind, message: string) => void, ReactNode] {
-  const [wanted, setWanted] = useState(false);
-  const ready = useRef<{ promise: Promise<void>; resolve: () => void } | null>(null);
-  if (!ready.current) {
-    let resolve = () => {};
-    const promise = new Promise<void>((done) => {
-      resolve = done;
-    });
-    ready.current = { promise, resolve };
-  }
-  const mounted = ready.current;
-
-  const notify = useCallback(
-    (kind: Kind, message: string) => {
-      setWanted(true);
-      // The toaster only shows notices made after it has mounted and subscribed.
-      Promise.all([loadSonner(), mounted.promise]).then(([{ toast }]) => toast[kind](message));
-    },
-    [mounted],
-  );
-
-  const element = wanted ? (
+export function LazyToaster() {
+  const wanted = useSyncExternalStore(toasterWanted.subscribe, toasterWanted.get);
+  useEffect(() => {
+    for (const type of FIRST_ACTIONS)
+      window.addEventListener(type, wantToaster, { capture: true, once: true });
+    return () => {
+      for (const type of FIRST_ACTIONS) window.removeEventListener(type, wantToaster, { capture: true });
+    };
+  }, []);
+  if (!wanted) return null;
+  return (
     <Suspense fallback={null}>
       <Toaster />
       {/* After the toaster in the tree: its effect runs once the toaster's has subscribed. */}
-      <Mounted onMount={mounted.resolve} />
+      <Mounted />
     </Suspense>
-  ) : null;
-  return [notify, element];
+  );
 }

@@ -1,5 +1,5 @@
+import { CLICK_REASONS } from "@shared/click-reasons";
 import { CLICK_EXPORT_COLUMNS, CONVERSION_EXPORT_COLUMNS } from "@shared/exports";
-import { CLICK_REASONS } from "@shared/tracking";
 import { WEBHOOK_MESSAGE_SCHEMAS } from "@shared/webhooks";
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";

@@ -1,5 +1,5 @@
+import type { ClickReason } from "@shared/click-reasons";
 import { CLICK_EXPORT_COLUMNS, CONVERSION_EXPORT_COLUMNS, EXPORT_MAX_DAYS } from "@shared/exports";
-import type { ClickReason } from "@shared/tracking";
 
 type Column<T extends readonly string[]> = T[number];
 

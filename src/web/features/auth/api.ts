@@ -8,7 +8,7 @@ import type {
 } from "@shared/auth";
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useEffect, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { apiRequest, errorMessage } from "@/lib/api-client";
 import { clearSession, setToken, useStartSession } from "@/lib/session";
 import { heldSignupSecret } from "@/lib/signup-secret";

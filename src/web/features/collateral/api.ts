@@ -5,7 +5,7 @@ import type {
   GeneratedCollateral,
 } from "@shared/collateral";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { DRAFT_HINT } from "@/features/collateral/collateral-status";
 import { apiRequest, errorMessage } from "@/lib/api-client";
 import { invalidateApiPaths } from "@/lib/query-client";

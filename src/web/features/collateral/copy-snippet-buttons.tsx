@@ -3,12 +3,12 @@ import type { Collateral } from "@shared/collateral";
 import { renderAdHtml } from "@shared/snippets";
 import { Braces, Check, Code, Copy, Link2 } from "lucide-react";
 import { useId, useMemo, useRef, useState } from "react";
-import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
+import { toast } from "@/components/ui/toast";
 import { KEEP_CLEAR_OF_TOASTS, keepClearOfToasts } from "@/components/ui/toast-clearance";
 import {
   type AdCompany,

@@ -5,7 +5,7 @@ import type { SuggestionsResponse } from "@shared/suggestions";
 import { normalizeWebsite } from "@shared/website";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { apiRequest, errorMessage } from "@/lib/api-client";
 import { paths } from "@/lib/paths";
 import { invalidateApiPaths, queryClient } from "@/lib/query-client";

@@ -1,12 +1,12 @@
+import { UNCOUNTED_DAYS_DEFAULT } from "@shared/click-reasons";
 import type { Relationship } from "@shared/relationships";
-import {
-  type Activity,
-  type DailyFigures,
-  type DailyRevenue,
-  type Revenue,
-  type SentReceived,
-  UNCOUNTED_DAYS_DEFAULT,
-  type UncountedClicks,
+import type {
+  Activity,
+  DailyFigures,
+  DailyRevenue,
+  Revenue,
+  SentReceived,
+  UncountedClicks,
 } from "@shared/tracking";
 import { useQuery } from "@tanstack/react-query";
 import { OVERVIEW_LEDGER_DAYS, partnersPath } from "@/features/overview/partners/api";
@@ -66,14 +66,17 @@ export function useRelationshipList() {
   return useQuery<Relationship[]>({ queryKey: [RELATIONSHIPS_PATH] });
 }
 
-/** The overview's GETs, to start before it renders; the shell's route starts the organization's. */
+/**
+ * The overview's GETs, to start before it renders; the shell's route starts the organization's.
+ * In the order the page shows them: the key figures first, what is below the first view after.
+ */
 export const OVERVIEW_API_PATHS = [
   RELATIONSHIPS_PATH,
   CLICK_TOTALS_PATH,
   LEAD_TOTALS_PATH,
-  DAILY_FIGURES_PATH,
-  ACTIVITY_PATH,
   REVENUE_PATH,
+  DAILY_FIGURES_PATH,
   DAILY_REVENUE_PATH,
   partnersPath(OVERVIEW_LEDGER_DAYS),
+  ACTIVITY_PATH,
 ];

@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useDailyFigures, useDailyRevenue } from "@/features/overview/api";
+import { useDailyFigures, useDailyRevenue, useRevenue } from "@/features/overview/api";
 import { maxDailyValue } from "@/features/overview/chart-geometry";
 import { LoadError } from "@/features/overview/load-error";
 import {
@@ -35,8 +35,9 @@ type Shown = "counts" | string;
 export function DailyChartCard() {
   const daily = useDailyFigures();
   const revenue = useDailyRevenue();
+  const totals = useRevenue();
   const [shown, setShown] = useState<Shown>("counts");
-  const currencies = revenue.data ? revenueCurrencies(revenue.data) : [];
+  const currencies = revenue.data ? revenueCurrencies(revenue.data, totals.data) : [];
   const currency = shown !== "counts" && currencies.includes(shown) ? shown : null;
   const loading = <Skeleton role="status" aria-label="Loading" className="h-60 w-full" />;
 

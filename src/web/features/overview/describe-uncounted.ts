@@ -1,5 +1,6 @@
-import type { UncountedClickReason, UncountedSide } from "@shared/tracking";
-import { UNCOUNTED_CLICK_REASONS } from "@shared/tracking";
+import type { UncountedClickReason } from "@shared/click-reasons";
+import { UNCOUNTED_CLICK_REASONS } from "@shared/click-reasons";
+import type { UncountedSide } from "@shared/tracking";
 import { numberFormat } from "@/lib/number-format";
 
 type Words = { one: string; many: string };

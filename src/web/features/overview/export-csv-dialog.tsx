@@ -2,7 +2,6 @@ import { isoDay, windowStart } from "@shared/days";
 import { EXPORT_MAX_DAYS, EXPORT_YEARS } from "@shared/exports";
 import { Download } from "lucide-react";
 import { useId, useState } from "react";
-import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
@@ -16,6 +15,8 @@ import {
 import { FormMessage } from "@/components/ui/form-message";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { toast } from "@/components/ui/toast";
+import { ExportCsvTrigger } from "@/features/overview/export-csv-trigger";
 import { apiDownload, errorMessage } from "@/lib/api-client";
 
 /** The days the server exports (its 400 otherwise): the date picker offers no others. */
@@ -40,10 +41,11 @@ function save(blob: Blob, filename: string) {
 /**
  * The overview's 'Export CSV' (CONTRACT §9): conversions or clicks, both directions, for UTC days
  * from and to (30 days by default, at most 366). The server checks the range and says what is
- * wrong; its message shows under the fields.
+ * wrong; its message shows under the fields. Loaded on the first click of the overview's button
+ * (export-csv-button.tsx), it opens as it mounts.
  */
-export function ExportCsvDialog() {
-  const [open, setOpen] = useState(false);
+export function ExportCsvDialog({ defaultOpen = false }: { defaultOpen?: boolean }) {
+  const [open, setOpen] = useState(defaultOpen);
   const [kind, setKind] = useState<Kind>("conversions");
   const [from, setFrom] = useState(() => windowStart(30));
   const [to, setTo] = useState(() => isoDay(Date.now()));
@@ -79,10 +81,7 @@ export function ExportCsvDialog() {
       }}
     >
       <DialogTrigger asChild>
-        <Button variant="outline">
-          <Download />
-          Export CSV
-        </Button>
+        <ExportCsvTrigger />
       </DialogTrigger>
       <DialogContent>
         <DialogHeader>

@@ -12,9 +12,16 @@ describe("the revenue chart", () => {
     { day: last, currency: "EUR", sent: 5.5, received: 100 },
   ];
 
-  it("lists the currencies with revenue, the largest first", () => {
-    expect(revenueCurrencies(rows)).toEqual(["EUR", "USD"]);
-    expect(revenueCurrencies([])).toEqual([]);
+  it("lists the currencies with revenue in the revenue card's order: the most sales first, then by code", () => {
+    const sale = (currency: string, value: number, sales: number) => ({ currency, value, sales });
+    const totals = { sent: [sale("EUR", 115.5, 1)], received: [sale("USD", 49.99, 2), sale("EUR", 100, 1)] };
+    // Two sales each: by code.
+    expect(revenueCurrencies(rows, totals)).toEqual(["EUR", "USD"]);
+    // Three USD sales of $50.99 outrank one EUR sale of €100: amounts in two currencies are never compared.
+    expect(revenueCurrencies(rows, { ...totals, sent: [sale("USD", 1, 1)] })).toEqual(["USD", "EUR"]);
+    // Before the totals come, and with as many sales, by code.
+    expect(revenueCurrencies(rows, undefined)).toEqual(["EUR", "USD"]);
+    expect(revenueCurrencies([], totals)).toEqual([]);
   });
 
   it("gives one currency's amounts on every day of the period, zeros elsewhere", () => {

@@ -1,5 +1,5 @@
 import { formatMoney } from "@shared/money";
-import type { DailyFigures, DailyRevenue } from "@shared/tracking";
+import type { DailyFigures, DailyRevenue, Revenue } from "@shared/tracking";
 import type { ChartDay, ChartSeries } from "@/features/overview/chart-geometry";
 
 export type RevenueKey = "received" | "sent";
@@ -15,11 +15,17 @@ export const REVENUE_SERIES: ChartSeries<RevenueKey>[] = [
   },
 ];
 
-/** The currencies with revenue in the period, the largest total first (amounts never converted). */
-export function revenueCurrencies(rows: DailyRevenue): string[] {
-  const totals = new Map<string, number>();
-  for (const row of rows) totals.set(row.currency, (totals.get(row.currency) ?? 0) + row.sent + row.received);
-  return [...totals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([currency]) => currency);
+/**
+ * The currencies with revenue in the period, in the revenue card's order: the most sales both ways
+ * first (amounts in different currencies are never compared, CONTRACT §8), then by code.
+ */
+export function revenueCurrencies(rows: DailyRevenue, totals: Revenue | undefined): string[] {
+  const sales = new Map<string, number>();
+  for (const total of [...(totals?.sent ?? []), ...(totals?.received ?? [])])
+    sales.set(total.currency, (sales.get(total.currency) ?? 0) + total.sales);
+  return [...new Set(rows.map((row) => row.currency))].sort(
+    (a, b) => (sales.get(b) ?? 0) - (sales.get(a) ?? 0) || a.localeCompare(b),
+  );
 }
 
 /** One currency's revenue on each of the chart's days, zeros where it had none. */

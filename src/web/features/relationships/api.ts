@@ -2,7 +2,7 @@ import type { MessageResponse } from "@shared/auth";
 import { ORGANIZATION_SEARCH_MIN, type OrganizationSearchResult } from "@shared/organizations";
 import type { AddRelationshipInput, Relationship, RelationshipType } from "@shared/relationships";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { apiRequest, errorMessage } from "@/lib/api-client";
 import { liveFigures } from "@/lib/live-figures";
 import { invalidateApiPaths } from "@/lib/query-client";

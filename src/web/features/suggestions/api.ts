@@ -1,7 +1,7 @@
 import type { Relationship, RelationshipType } from "@shared/relationships";
 import type { SuggestionsResponse } from "@shared/suggestions";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { apiRequest, errorMessage } from "@/lib/api-client";
 import { invalidateApiPaths } from "@/lib/query-client";
 

@@ -1,4 +1,4 @@
-import type { ClickReason } from "@shared/tracking";
+import type { ClickReason } from "@shared/click-reasons";
 import type { Redis } from "ioredis";
 import { isbot } from "isbot";
 import { LRUCache } from "lru-cache";

@@ -1,4 +1,4 @@
-import type { ClickReason } from "@shared/tracking";
+import type { ClickReason } from "@shared/click-reasons";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHANNELS } from "../../../db/change-notifications";

@@ -1,4 +1,4 @@
-import type { ClickReason } from "@shared/tracking";
+import type { ClickReason } from "@shared/click-reasons";
 import { getTableColumns, sql } from "drizzle-orm";
 import { toSnakeCase } from "drizzle-orm/casing";
 import { type DbOrTx, rowsOf } from "../../../db/client";

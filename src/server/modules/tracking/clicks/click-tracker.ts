@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { ClickReason } from "@shared/tracking";
+import type { ClickReason } from "@shared/click-reasons";
 import { urlIsOnDomain } from "@shared/website";
 import { eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";

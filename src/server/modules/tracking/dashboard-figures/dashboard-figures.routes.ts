@@ -1,3 +1,4 @@
+import { UNCOUNTED_DAYS_DEFAULT } from "@shared/click-reasons";
 import { errorBodySchema } from "@shared/http";
 import {
   activitySchema,
@@ -6,7 +7,6 @@ import {
   revenueQuerySchema,
   revenueSchema,
   sentReceivedSchema,
-  UNCOUNTED_DAYS_DEFAULT,
   uncountedClicksQuerySchema,
   uncountedClicksSchema,
 } from "@shared/tracking";

@@ -1,10 +1,6 @@
+import { UNCOUNTED_CLICK_REASONS, type UncountedClickReason } from "@shared/click-reasons";
 import { windowStart } from "@shared/days";
-import {
-  UNCOUNTED_CLICK_REASONS,
-  type UncountedClickReason,
-  type UncountedClicks,
-  type UncountedSide,
-} from "@shared/tracking";
+import type { UncountedClicks, UncountedSide } from "@shared/tracking";
 import { sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../../db/client";
 

@@ -1,4 +1,5 @@
-import { LEDGER_DAYS_DEFAULT, type PartnersLedger } from "@shared/reciprocity";
+import { LEDGER_DAYS_DEFAULT } from "@shared/reciprocity";
+import type { PartnersLedger } from "@shared/reciprocity-schemas";
 import { useQuery } from "@tanstack/react-query";
 import { liveFigures } from "@/lib/live-figures";
 

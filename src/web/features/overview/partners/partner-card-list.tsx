@@ -2,7 +2,7 @@ import { balanceSentence } from "@shared/reciprocity";
 import { ArrowDown, ArrowUp } from "lucide-react";
 import { type ReactNode, useId } from "react";
 import { Button } from "@/components/ui/button";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { NativeSelect } from "@/components/ui/native-select";
 import { AdWeightMeter } from "@/features/overview/partners/ad-weight-meter";
 import {
   BalanceValue,
@@ -38,23 +38,21 @@ function SortControls({ sort, onSort }: { sort: PartnerSort; onSort: (sort: Part
       <span id={labelId} className="shrink-0 text-muted-foreground text-sm">
         Sort by
       </span>
-      <Select
+      <NativeSelect
+        aria-labelledby={labelId}
+        className="min-w-36 [&_select]:h-8"
         value={sort?.key ?? MOST_TRAFFIC}
-        onValueChange={(value) =>
-          onSort(value === MOST_TRAFFIC ? null : nextSort(null, value as PartnerSortKey))
-        }
+        onChange={(event) => {
+          const value = event.target.value;
+          onSort(value === MOST_TRAFFIC ? null : nextSort(null, value as PartnerSortKey));
+        }}
       >
-        <SelectTrigger aria-labelledby={labelId} className="h-8 w-auto min-w-36">
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          {SORT_OPTIONS.map((option) => (
-            <SelectItem key={option.value} value={option.value}>
-              {option.label}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
+        {SORT_OPTIONS.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </NativeSelect>
       <Button
         type="button"
         variant="outline"

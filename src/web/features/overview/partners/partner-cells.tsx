@@ -1,4 +1,4 @@
-import type { PartnerLedger } from "@shared/reciprocity";
+import type { PartnerLedger } from "@shared/reciprocity-schemas";
 import { ArrowDownLeft, ArrowUpRight, Equal } from "lucide-react";
 import { Link } from "react-router";
 import { EmptyAmount } from "@/features/overview/empty-amount";

@@ -1,4 +1,4 @@
-import type { PartnerLedger } from "@shared/reciprocity";
+import type { PartnerLedger } from "@shared/reciprocity-schemas";
 import { describe, expect, it } from "vitest";
 import {
   adWeightBasis,

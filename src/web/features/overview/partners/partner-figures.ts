@@ -1,5 +1,6 @@
 import { formatMoney } from "@shared/money";
-import { AD_WEIGHT_MAX, AD_WEIGHT_MIN, adWeight, type PartnerLedger } from "@shared/reciprocity";
+import { AD_WEIGHT_MAX, AD_WEIGHT_MIN, adWeight } from "@shared/reciprocity";
+import type { PartnerLedger } from "@shared/reciprocity-schemas";
 import { numberFormat } from "@/lib/number-format";
 import { once } from "@/lib/once";
 

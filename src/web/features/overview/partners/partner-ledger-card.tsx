@@ -1,4 +1,5 @@
-import { balanceSentence, type PartnerLedger } from "@shared/reciprocity";
+import { balanceSentence } from "@shared/reciprocity";
+import type { PartnerLedger } from "@shared/reciprocity-schemas";
 import type { ReactNode } from "react";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";

@@ -147,6 +147,29 @@ describe("the overview's Partners card", () => {
     expect(tableNames()).toEqual(["Chatly", "Mailfast", "Stranger"]);
   });
 
+  it("sorts the phone's cards with the platform's own select, and flips them with the direction button", async () => {
+    stub(jsonResponse(200, { partners: PARTNERS }));
+    renderWithProviders(<PartnersCard />);
+    const cards = await screen.findByTestId("partner-cards");
+    const cardNames = () =>
+      within(cards)
+        .getAllByTestId("partner-row")
+        .map((card) => card.querySelector('[data-cell="name"]')?.textContent);
+    const sortBy = screen.getByRole("combobox", { name: "Sort by" });
+    expect(sortBy.tagName).toBe("SELECT");
+    expect(sortBy).toHaveValue("traffic");
+    expect(cardNames()).toEqual(["Mailfast", "Stranger", "Chatly"]);
+
+    await userEvent.selectOptions(sortBy, "Balance");
+    expect(cardNames()).toEqual(["Mailfast", "Chatly", "Stranger"]);
+    await userEvent.click(screen.getByRole("button", { name: "Descending, click for ascending" }));
+    expect(cardNames()).toEqual(["Stranger", "Chatly", "Mailfast"]);
+
+    await userEvent.selectOptions(sortBy, "Most traffic");
+    expect(cardNames()).toEqual(["Mailfast", "Stranger", "Chatly"]);
+    expect(screen.getByRole("button", { name: "Descending, click for ascending" })).toBeDisabled();
+  });
+
   it("says there are no partners yet and where to add Buddies", async () => {
     stub(jsonResponse(200, { partners: [] }));
     renderWithProviders(<PartnersCard />);

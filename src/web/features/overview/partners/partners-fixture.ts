@@ -1,4 +1,5 @@
-import { adWeight, type PartnerLedger } from "@shared/reciprocity";
+import { adWeight } from "@shared/reciprocity";
+import type { PartnerLedger } from "@shared/reciprocity-schemas";
 
 /** A partner as GET /api/metrics/partners lists it; the balance and weight follow from the clicks. */
 export function makePartner(overrides: Partial<PartnerLedger> & { organizationId: string }): PartnerLedger {

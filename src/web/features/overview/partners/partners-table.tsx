@@ -1,4 +1,5 @@
-import { balanceSentence, type PartnerLedger } from "@shared/reciprocity";
+import { balanceSentence } from "@shared/reciprocity";
+import type { PartnerLedger } from "@shared/reciprocity-schemas";
 import { ArrowDown, ArrowUp, ArrowUpDown, type LucideIcon } from "lucide-react";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { AdWeightMeter } from "@/features/overview/partners/ad-weight-meter";

@@ -1,6 +1,6 @@
 import type { ApiKey, CreateApiKeyInput, CreatedApiKey } from "@shared/api-keys";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { apiRequest } from "@/lib/api-client";
 import { invalidateApiPaths } from "@/lib/query-client";
 

@@ -1,7 +1,7 @@
 import { type ConnectStripeInput, STRIPE_MESSAGES, type StripeConnection } from "@shared/integrations";
 import type { InstallSettings } from "@shared/organizations";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { apiRequest } from "@/lib/api-client";
 import { invalidateApiPaths } from "@/lib/query-client";
 

@@ -4,7 +4,7 @@ import {
   type UpdateNotificationPreferences,
 } from "@shared/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { apiRequest, errorMessage } from "@/lib/api-client";
 
 export const NOTIFICATION_PREFERENCES_PATH = "/api/notification-preferences";

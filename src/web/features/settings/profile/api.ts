@@ -1,8 +1,8 @@
 import type { OrganizationDomainStatus } from "@shared/domain-verification";
 import type { Organization, UpdateOrganizationInput } from "@shared/organizations";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
 import { bumpLogoVersion } from "@/components/org-logo";
+import { toast } from "@/components/ui/toast";
 import { ORGANIZATION_KEY } from "@/hooks/use-organization";
 import { apiRequest, errorMessage } from "@/lib/api-client";
 import { CURRENT_USER_KEY } from "@/lib/session";

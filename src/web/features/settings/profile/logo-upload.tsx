@@ -1,11 +1,11 @@
 import { LOGO_TYPES, type Organization } from "@shared/organizations";
 import type { ChangeEvent } from "react";
 import { useId } from "react";
-import { toast } from "sonner";
 import { OrgLogo } from "@/components/org-logo";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
+import { toast } from "@/components/ui/toast";
 import { useUploadLogo } from "@/features/settings/profile/api";
 import { checkLogoFile } from "@/features/settings/profile/logo-file";
 

@@ -1,7 +1,7 @@
 import type { InviteTeamMemberInput, TeamMember } from "@shared/team";
 import { TEAM_MESSAGES } from "@shared/team";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { apiRequest } from "@/lib/api-client";
 import { invalidateApiPaths } from "@/lib/query-client";
 

@@ -8,7 +8,7 @@ import type {
 import { WEBHOOK_MESSAGES } from "@shared/webhooks";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { type MessageOutcome, messageOutcome } from "@/features/settings/webhooks/message-outcome";
 import { apiRequest, errorMessage } from "@/lib/api-client";
 import { invalidateApiPaths } from "@/lib/query-client";
