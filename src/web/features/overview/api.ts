@@ -22,7 +22,7 @@ export const DAILY_REVENUE_PATH = "/api/metrics/revenue/daily";
 export const UNCOUNTED_DAYS = UNCOUNTED_DAYS_DEFAULT;
 export const UNCOUNTED_CLICKS_PATH = `/api/metrics/clicks/uncounted?days=${UNCOUNTED_DAYS}`;
 /** The same key as the Buddies page, so both share one cache entry and one invalidation. */
-const RELATIONSHIPS_PATH = "/api/relationships";
+export const RELATIONSHIPS_PATH = "/api/relationships";
 
 export function useClickTotals() {
   return useQuery<SentReceived>({ queryKey: [CLICK_TOTALS_PATH], ...liveFigures });
@@ -65,6 +65,9 @@ export function useActivity() {
 export function useRelationshipList() {
   return useQuery<Relationship[]>({ queryKey: [RELATIONSHIPS_PATH] });
 }
+
+/** The answers of what the overview's first view shows: the key figures and the revenue card. */
+export const FIRST_VIEW_API_PATHS = [RELATIONSHIPS_PATH, CLICK_TOTALS_PATH, LEAD_TOTALS_PATH, REVENUE_PATH];
 
 /**
  * The overview's GETs, to start before it renders; the shell's route starts the organization's.
