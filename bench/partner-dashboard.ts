@@ -88,7 +88,7 @@ async function trade(
   }
 }
 
-/** Two Buddies with a week of traffic both ways: the first one's session token, to audit its dashboard. */
+/** Two Buddies with traffic both ways (all of it today): the first one's session token, to audit its dashboard. */
 export async function partnerDashboard(buddy: BuddyProcess): Promise<string> {
   const ours = await company(buddy, "lighthouse", "An e-mail marketing tool for newsletters");
   const theirs = await company(buddy, "quillmail", "Forms and surveys that feed your mailing list");

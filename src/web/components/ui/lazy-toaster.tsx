@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
+import { LoadBoundary } from "@/components/load-boundary";
 import { toasterMounted, toasterWanted, wantToaster } from "@/components/ui/toast";
 
 const Toaster = lazy(() => import("@/components/ui/sonner").then((module) => ({ default: module.Toaster })));
@@ -25,11 +26,14 @@ export function LazyToaster() {
     };
   }, []);
   if (!wanted) return null;
+  // Without its code the page goes on without notices, rather than failing at the app's root.
   return (
-    <Suspense fallback={null}>
-      <Toaster />
-      {/* After the toaster in the tree: its effect runs once the toaster's has subscribed. */}
-      <Mounted />
-    </Suspense>
+    <LoadBoundary fallback={null}>
+      <Suspense fallback={null}>
+        <Toaster />
+        {/* After the toaster in the tree: its effect runs once the toaster's has subscribed. */}
+        <Mounted />
+      </Suspense>
+    </LoadBoundary>
   );
 }

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState } from "react";
+import { LoadBoundary } from "@/components/load-boundary";
 import { ExportCsvTrigger } from "@/features/overview/export-csv-trigger";
 
 const loadDialog = () => import("@/features/overview/export-csv-dialog");
@@ -11,10 +12,13 @@ const ExportCsvDialog = lazy(() => loadDialog().then((module) => ({ default: mod
 export function ExportCsvButton() {
   const [wanted, setWanted] = useState(false);
   if (wanted) {
+    // A dialog that cannot load leaves the button disabled, not the overview replaced by an error.
     return (
-      <Suspense fallback={<ExportCsvTrigger disabled />}>
-        <ExportCsvDialog defaultOpen />
-      </Suspense>
+      <LoadBoundary fallback={<ExportCsvTrigger disabled />}>
+        <Suspense fallback={<ExportCsvTrigger disabled />}>
+          <ExportCsvDialog defaultOpen />
+        </Suspense>
+      </LoadBoundary>
     );
   }
   return (
