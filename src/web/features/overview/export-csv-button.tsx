@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { LoadBoundary } from "@/components/load-boundary";
 import { ExportCsvTrigger } from "@/features/overview/export-csv-trigger";
 
@@ -6,22 +6,34 @@ const loadDialog = () => import("@/features/overview/export-csv-dialog");
 const ExportCsvDialog = lazy(() => loadDialog().then((module) => ({ default: module.ExportCsvDialog })));
 
 /**
- * The button alone until first used: the dialog, its form and the export rules load then (a
- * pointer over it or focus on it starts the load early), not with the overview's first screen.
+ * The overview's "Export CSV": the button is there from the first screen on, and keeps the focus
+ * while its dialog, the form and the export rules load on first use (a pointer over it or focus on
+ * it starts the load early). A dialog that cannot load leaves the button, not an error, on the page.
  */
 export function ExportCsvButton() {
+  const button = useRef<HTMLButtonElement>(null);
   const [wanted, setWanted] = useState(false);
-  if (wanted) {
-    // A dialog that cannot load leaves the button disabled, not the overview replaced by an error.
-    return (
-      <LoadBoundary fallback={<ExportCsvTrigger disabled />}>
-        <Suspense fallback={<ExportCsvTrigger disabled />}>
-          <ExportCsvDialog defaultOpen />
-        </Suspense>
-      </LoadBoundary>
-    );
-  }
+  const [open, setOpen] = useState(false);
   return (
-    <ExportCsvTrigger onPointerEnter={loadDialog} onFocus={loadDialog} onClick={() => setWanted(true)} />
+    <>
+      <ExportCsvTrigger
+        ref={button}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onPointerEnter={loadDialog}
+        onFocus={loadDialog}
+        onClick={() => {
+          setWanted(true);
+          setOpen(true);
+        }}
+      />
+      {wanted ? (
+        <LoadBoundary fallback={null}>
+          <Suspense fallback={null}>
+            <ExportCsvDialog open={open} onOpenChange={setOpen} returnFocusTo={button} />
+          </Suspense>
+        </LoadBoundary>
+      ) : null}
+    </>
   );
 }

@@ -1,7 +1,7 @@
 import { isoDay, windowStart } from "@shared/days";
 import { EXPORT_MAX_DAYS, EXPORT_YEARS } from "@shared/exports";
 import { Download } from "lucide-react";
-import { useId, useState } from "react";
+import { type RefObject, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
@@ -10,13 +10,11 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-  DialogTrigger,
 } from "@/components/ui/dialog";
 import { FormMessage } from "@/components/ui/form-message";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/components/ui/toast";
-import { ExportCsvTrigger } from "@/features/overview/export-csv-trigger";
 import { apiDownload, errorMessage } from "@/lib/api-client";
 
 /** The days the server exports (its 400 otherwise): the date picker offers no others. */
@@ -41,11 +39,19 @@ function save(blob: Blob, filename: string) {
 /**
  * The overview's 'Export CSV' (CONTRACT §9): conversions or clicks, both directions, for UTC days
  * from and to (30 days by default, at most 366). The server checks the range and says what is
- * wrong; its message shows under the fields. Loaded on the first click of the overview's button
- * (export-csv-button.tsx), it opens as it mounts.
+ * wrong; its message shows under the fields. Loaded on the first click of the overview's button,
+ * which opens and closes it (export-csv-button.tsx) and gets the focus back when it closes.
  */
-export function ExportCsvDialog({ defaultOpen = false }: { defaultOpen?: boolean }) {
-  const [open, setOpen] = useState(defaultOpen);
+export function ExportCsvDialog({
+  open,
+  onOpenChange,
+  returnFocusTo,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  returnFocusTo: RefObject<HTMLButtonElement | null>;
+}) {
+  const setOpen = onOpenChange;
   const [kind, setKind] = useState<Kind>("conversions");
   const [from, setFrom] = useState(() => windowStart(30));
   const [to, setTo] = useState(() => isoDay(Date.now()));
@@ -80,10 +86,12 @@ export function ExportCsvDialog({ defaultOpen = false }: { defaultOpen?: boolean
         setError(null);
       }}
     >
-      <DialogTrigger asChild>
-        <ExportCsvTrigger />
-      </DialogTrigger>
-      <DialogContent>
+      <DialogContent
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          returnFocusTo.current?.focus();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>Export CSV</DialogTitle>
           <DialogDescription>

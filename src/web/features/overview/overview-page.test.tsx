@@ -274,9 +274,21 @@ describe("Overview page", { timeout: 15_000 }, () => {
     const createObjectURL = vi.fn(() => "blob:export");
     Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
     renderApp("/dashboard");
-    fireEvent.click(await screen.findByRole("button", { name: "Export CSV" }, FIRST_LOAD));
+    // The button stays the same element while its dialog loads: the focus stays on it, and comes
+    // back to it when the dialog closes.
+    const button = await screen.findByRole("button", { name: "Export CSV" }, FIRST_LOAD);
+    button.focus();
+    fireEvent.click(button);
+    expect(button).toHaveFocus();
+    expect(button).toHaveAttribute("aria-expanded", "true");
     const dialog = within(await screen.findByRole("dialog"));
-    fireEvent.click(dialog.getByRole("button", { name: "Download" }));
+    fireEvent.keyDown(dialog.getByRole("button", { name: "Download" }), { key: "Escape" });
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(button).toHaveFocus();
+    expect(button).toHaveAttribute("aria-expanded", "false");
+
+    fireEvent.click(button);
+    fireEvent.click(within(await screen.findByRole("dialog")).getByRole("button", { name: "Download" }));
     await waitFor(() => expect(createObjectURL).toHaveBeenCalledTimes(1));
     expect(fetchCalls(fetchMock)).toContain(path(day(29), day(0)));
 
