@@ -24,6 +24,14 @@ export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, "../db/migrat
 export const POSTGRES_SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 /**
+ * For `skipIf`: true on PGlite, which lacks `what` (a second connection, a listener connection of
+ * its own…), so that the test runs on PostgreSQL only and its skip line says why.
+ */
+export function pgliteLacks(_what: string): boolean {
+  return !process.env.TEST_DATABASE_URL;
+}
+
+/**
  * A fresh database per test app: in-memory PGlite by default, or, when TEST_DATABASE_URL names a
  * PostgreSQL server (CI), a new database on it dropped at the end.
  *

@@ -3,10 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CHANNELS, LISTENER_APPLICATION_NAME } from "../../db/change-notifications";
 import { apiKeys } from "../../db/schema";
 import { createOrganization, createTestApp, type TestApp } from "../../testing/app";
-
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-/** Skipped on PGlite: the change listener shares its one connection, so there is none to cut. */
-const PGLITE_HAS_NO_LISTENER_TO_CUT = !onPostgres;
+import { pgliteLacks } from "../../testing/database";
 
 // Two instances of the app on one database, as two processes behind a load balancer would be.
 let a: TestApp;
@@ -104,7 +101,7 @@ describe("API keys answered from memory", () => {
     }
   });
 
-  it.skipIf(PGLITE_HAS_NO_LISTENER_TO_CUT)(
+  it.skipIf(pgliteLacks("a listener connection of its own to cut"))(
     "asks the database while the listener's connection is down, and forgets the cache when it is back",
     async () => {
       const first = await createKey("first");

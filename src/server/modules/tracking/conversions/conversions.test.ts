@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rowsOf } from "../../../db/client";
 import { conversions, customerBindings, pairDailyRevenue, pairDailyStats } from "../../../db/schema";
-import { openTestDatabase } from "../../../testing/database";
+import { openTestDatabase, pgliteLacks } from "../../../testing/database";
 import { createClickIds } from "../clicks/click-id";
 import { type IncomingConversion, storeConversions } from "./conversion-store";
 import { createConversionRecorder } from "./conversions.service";
@@ -319,9 +319,7 @@ describe("conversions", () => {
   });
 });
 
-/** Skipped on PGlite: a deadlock needs two connections, and PGlite has one. */
-const PGLITE_HAS_ONE_CONNECTION = !process.env.TEST_DATABASE_URL;
-describe.skipIf(PGLITE_HAS_ONE_CONNECTION)("a batch in a deadlock", () => {
+describe.skipIf(pgliteLacks("a second connection to deadlock with"))("a batch in a deadlock", () => {
   const waitingOnLocks = async () => {
     const result = await database.db.execute(
       sql`select count(*)::int as n from pg_stat_activity
