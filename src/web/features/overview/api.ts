@@ -22,7 +22,7 @@ export const DAILY_REVENUE_PATH = "/api/metrics/revenue/daily";
 export const UNCOUNTED_DAYS = UNCOUNTED_DAYS_DEFAULT;
 export const UNCOUNTED_CLICKS_PATH = `/api/metrics/clicks/uncounted?days=${UNCOUNTED_DAYS}`;
 /** The same key as the Buddies page, so both share one cache entry and one invalidation. */
-export const RELATIONSHIPS_PATH = "/api/relationships";
+const RELATIONSHIPS_PATH = "/api/relationships";
 
 export function useClickTotals() {
   return useQuery<SentReceived>({ queryKey: [CLICK_TOTALS_PATH], ...liveFigures });
@@ -74,10 +74,7 @@ export const FIRST_VIEW_API_PATHS = [RELATIONSHIPS_PATH, CLICK_TOTALS_PATH, LEAD
  * In the order the page shows them: the key figures first, what is below the first view after.
  */
 export const OVERVIEW_API_PATHS = [
-  RELATIONSHIPS_PATH,
-  CLICK_TOTALS_PATH,
-  LEAD_TOTALS_PATH,
-  REVENUE_PATH,
+  ...FIRST_VIEW_API_PATHS,
   DAILY_FIGURES_PATH,
   DAILY_REVENUE_PATH,
   partnersPath(OVERVIEW_LEDGER_DAYS),

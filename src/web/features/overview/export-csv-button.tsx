@@ -1,6 +1,7 @@
+import { Download } from "lucide-react";
 import { lazy, Suspense, useRef, useState } from "react";
 import { LoadBoundary } from "@/components/load-boundary";
-import { ExportCsvTrigger } from "@/features/overview/export-csv-trigger";
+import { Button } from "@/components/ui/button";
 
 const loadDialog = () => import("@/features/overview/export-csv-dialog");
 const ExportCsvDialog = lazy(() => loadDialog().then((module) => ({ default: module.ExportCsvDialog })));
@@ -16,7 +17,8 @@ export function ExportCsvButton() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <ExportCsvTrigger
+      <Button
+        variant="outline"
         ref={button}
         aria-haspopup="dialog"
         aria-expanded={open}
@@ -26,7 +28,10 @@ export function ExportCsvButton() {
           setWanted(true);
           setOpen(true);
         }}
-      />
+      >
+        <Download />
+        Export CSV
+      </Button>
       {wanted ? (
         <LoadBoundary fallback={null}>
           <Suspense fallback={null}>

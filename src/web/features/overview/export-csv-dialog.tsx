@@ -51,7 +51,6 @@ export function ExportCsvDialog({
   onOpenChange: (open: boolean) => void;
   returnFocusTo: RefObject<HTMLButtonElement | null>;
 }) {
-  const setOpen = onOpenChange;
   const [kind, setKind] = useState<Kind>("conversions");
   const [from, setFrom] = useState(() => windowStart(30));
   const [to, setTo] = useState(() => isoDay(Date.now()));
@@ -69,7 +68,7 @@ export function ExportCsvDialog({
       const file = await apiDownload(`/api/exports/${kind}.csv?${query}`);
       save(file.blob, file.filename ?? `${kind}-${from}-to-${to}.csv`);
       toast.success("Export downloaded");
-      setOpen(false);
+      onOpenChange(false);
     } catch (failure) {
       setError(errorMessage(failure, "Failed to export"));
     } finally {
@@ -82,7 +81,7 @@ export function ExportCsvDialog({
       open={open}
       onOpenChange={(next) => {
         if (pending) return;
-        setOpen(next);
+        onOpenChange(next);
         setError(null);
       }}
     >
