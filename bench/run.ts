@@ -23,6 +23,7 @@ import {
   startBaseline,
 } from "./harness";
 import { benchLedger } from "./ledger";
+import { benchLifecycle } from "./lifecycle";
 import { benchOverview } from "./metrics";
 import { SEEDED_CLICKS, SEEDED_CONVERSIONS, seedMetrics } from "./metrics-seed";
 import { checkStoredClicks } from "./stored-clicks";
@@ -31,7 +32,7 @@ import { benchWebhooks } from "./webhooks";
 
 /** A shorter run while working on one part: BENCH_PARTS=tracking, BENCH_DATABASES=PostgreSQL. */
 const PARTS = new Set(
-  (process.env.BENCH_PARTS ?? "suggestions,tracking,overview,exports,webhooks,ledger").split(","),
+  (process.env.BENCH_PARTS ?? "suggestions,tracking,overview,exports,webhooks,ledger,lifecycle").split(","),
 );
 /** The parts of benchDatabase (its tracking load runs for any of them: the others build on it). */
 const DATABASE_PARTS = ["suggestions", "tracking", "overview", "exports"].some((part) => PARTS.has(part));
@@ -200,6 +201,8 @@ async function main() {
     if (PARTS.has("webhooks")) await benchWebhooks("PostgreSQL", serverUrl);
     // Issue 29's target is for PostgreSQL; in a scratch database of its own, seeded in the roll-ups.
     if (PARTS.has("ledger")) await benchLedger("PostgreSQL", serverUrl);
+    // Issue 38: partitions and their drop under load; scratch databases of its own, 10⁷ clicks each.
+    if (PARTS.has("lifecycle")) await benchLifecycle(serverUrl);
   }
   if (DATABASES.has("PGlite")) {
     if (DATABASE_PARTS) await benchDatabase("PGlite", undefined);

@@ -43,7 +43,7 @@ const P99_MS = 30;
  * next address of RFC 2544's benchmarking range 198.18.0.0/15: 512 networks of 256 readers, so
  * clicks meet every rule a real spread of readers does, the per-network allowance included.
  */
-function readersFromManyNetworks() {
+export function readersFromManyNetworks() {
   let reader = 0;
   return () => {
     reader = (reader + 1) % 0x20000;

@@ -34,6 +34,7 @@ async function writeOpenApiDocument(file: string, publicUrl = PLACEHOLDER_PUBLIC
     const app = await buildApp({
       config,
       db: database.db,
+      tryLock: database.tryLock,
       migrationsFolder: MIGRATIONS_FOLDER,
       logger: false,
     });

@@ -1,8 +1,9 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config";
+import { createDataLifecycle, type DataLifecycle } from "./data-lifecycle/data-lifecycle";
 import { type ChangeNotifications, createUnlistenedNotifications } from "./db/change-notifications";
-import type { Db, PoolStats } from "./db/client";
+import type { Database, Db, PoolStats } from "./db/client";
 import { createAiClient } from "./lib/ai-client";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./lib/mailer";
 import { createRedisClient } from "./lib/redis-client";
@@ -43,7 +44,6 @@ import { organizationsRoutes } from "./modules/organizations/organizations.route
 import { reciprocityRoutes } from "./modules/reciprocity/reciprocity.routes";
 import { relationshipsRoutes } from "./modules/relationships/relationships.routes";
 import { securityLogRoutes } from "./modules/security-log/security-log.routes";
-import { purgeSecurityLog } from "./modules/security-log/security-log.service";
 import { suggestionsRoutes } from "./modules/suggestions/suggestions.routes";
 import { teamRoutes } from "./modules/team/team.routes";
 import { acceptInvitationToken } from "./modules/team/team-invitations";
@@ -108,12 +108,16 @@ declare module "fastify" {
     lifecycle: Lifecycle;
     /** Prometheus metrics of this app, served by main.ts on METRICS_PORT. */
     metrics: Metrics;
+    /** Partitions made ahead and dropped when expired, expired rows deleted (issue 38). */
+    dataLifecycle: DataLifecycle;
   }
 }
 
 export type AppDeps = {
   config: Config;
   db: Db;
+  /** The database's advisory lock taken without waiting: one instance's data lifecycle pass at a time. */
+  tryLock: Database["tryLock"];
   /** The committed migrations, which /readyz checks are applied. */
   migrationsFolder: string;
   /** Applies them: the first start-up step (main.ts); tests hand over a migrated database. */
@@ -255,7 +259,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }),
     },
     sweeps: [
-      () => purgeSecurityLog(deps.db),
       // Monday's digest, claimed per person: any instance's sweep may queue it (issue 37, item 8).
       async () => {
         if ((await queueWeeklyDigests(deps.db, clock())) > 0) outbox.wake();
@@ -266,6 +269,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("config", config);
   app.decorate("db", deps.db);
   app.decorate("outbox", outbox);
+  const dataLifecycle = createDataLifecycle({
+    db: deps.db,
+    tryLock: deps.tryLock,
+    settings: config,
+    log: app.log,
+    clock,
+  });
+  app.decorate("dataLifecycle", dataLifecycle);
   const limits = createLimits(
     {
       perClientPerMinute: config.rateLimitPerIp,
@@ -375,6 +386,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Clicks and leads being committed finish before the database closes.
     await tracker.close();
     await outbox.stop();
+    await dataLifecycle.stop();
     redisClient?.close();
   });
   // Start-up runs once the server listens (main.ts awaits `lifecycle.started`): until it is done
@@ -383,6 +395,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook("onReady", (done) => {
     lifecycle.start([
       ...(deps.migrate ? [{ name: "migrations", run: deps.migrate }] : []),
+      // A partitioned table takes no row without a partition for its time (issue 38).
+      { name: "partitions", run: async () => void (await dataLifecycle.prepare()) },
       { name: "visitor salts", run: () => visitorSalts.start() },
       ...(redis ? [{ name: "redis", run: () => waitForRedis(redis, REDIS_START_WAIT_MS) }] : []),
       { name: "catalog seed", run: () => seedCatalogOrganizations(deps.db) },
@@ -390,6 +404,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       { name: "legacy proof review", run: () => reviewLegacyEmailProofs(deps.db, notifications) },
       // Queued mail from before a restart goes out as soon as we are up.
       { name: "outbox", run: async () => outbox.wake() },
+      { name: "data lifecycle", run: async () => dataLifecycle.start() },
     ]);
     done();
   });

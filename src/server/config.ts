@@ -1,6 +1,8 @@
 import path from "node:path";
+import { UNCOUNTED_DAYS_MAX } from "@shared/click-reasons";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
+import { DEFAULT_CLICK_RETENTION_DAYS } from "./data-lifecycle/partitioned-tables";
 
 const booleanString = z
   .enum(["true", "false", "1", "0", ""])
@@ -132,6 +134,13 @@ const envSchema = z.object({
   METRICS_PORT: optionalPort,
   METRICS_HOST: z.string().trim().optional(),
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
+  // At least the longest window any screen reads from raw clicks (the uncounted clicks' 366 days).
+  CLICK_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(UNCOUNTED_DAYS_MAX)
+    .max(36_500)
+    .default(DEFAULT_CLICK_RETENTION_DAYS),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   WEBHOOK_RETRY_DELAYS: durationList,
   /** Above a webhook's 10 s and the mailer's timeouts, with room to record the outcome. */
@@ -170,6 +179,8 @@ export type Config = Readonly<{
   metrics: { port: number | undefined; host: string };
   /** After SIGTERM, how long /readyz answers 503 while requests are still served. */
   shutdownDrainSeconds: number;
+  /** Issue 38: how long raw click events are kept; the roll-ups every figure reads stay for good. */
+  clickRetentionDays: number;
   /** How long a client may take to send a whole request (headers and body) before 408. */
   requestTimeoutSeconds: number;
   /** CONTRACT §9: the waits before each retry of a webhook message. */
@@ -216,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     // Same interface as the public port unless told otherwise: one setting to reach both.
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST || e.HOST },
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
+    clickRetentionDays: e.CLICK_RETENTION_DAYS,
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     webhookRetryDelaysMs: Object.freeze(e.WEBHOOK_RETRY_DELAYS),
     outboxLeaseSeconds: e.OUTBOX_LEASE_SECONDS,

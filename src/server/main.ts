@@ -45,6 +45,7 @@ async function main() {
   const app = await buildApp({
     config: { ...config, appSecret },
     db: database.db,
+    tryLock: database.tryLock,
     migrationsFolder,
     migrate: () => runMigrations(database, migrationsFolder),
     poolStats: database.poolStats,

@@ -22,6 +22,16 @@ export type Database = {
   kind: "pglite" | "postgres";
   /** Runs fn with a session-level advisory lock held (serialises migrations across instances). */
   withLock<T>(key: number, fn: (db: Db) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn only if no other session holds the advisory lock `key`, and answers null at once
+   * otherwise: of the instances that run a periodic task, one at a time does. Each of fn's
+   * statements is bounded by `statementTimeoutMs`.
+   */
+  tryLock<T>(
+    key: number,
+    statementTimeoutMs: number,
+    fn: (db: Db) => Promise<T>,
+  ): Promise<{ value: T } | null>;
   close(): Promise<void>;
   /** PostgreSQL's URL, for the one connection kept outside the pool (change notifications). */
   connectionString?: string;
@@ -84,14 +94,45 @@ export async function openPglite(
   const client = dataDir ? new PGlite(path.join(dataDir, "pglite"), options) : new PGlite(options);
   await client.waitReady;
   const db = drizzlePglite({ client, ...drizzleOptions }) as unknown as Db;
+  // PGlite's one session would take its own advisory locks again: the apps of this process that
+  // share it (tests' instances) take turns through this set instead.
+  const held = new Set<number>();
   return {
     db,
     kind: "pglite",
     pglite: client,
     // PGlite is one connection in one process: nothing else can run migrations beside us.
     withLock: (_key, fn) => fn(db),
+    async tryLock(key, _statementTimeoutMs, fn) {
+      if (held.has(key)) return null;
+      held.add(key);
+      try {
+        return { value: await fn(db) };
+      } finally {
+        held.delete(key);
+      }
+    },
     close: () => client.close(),
   };
+}
+
+/** One connection of its own, bounded like the pool's in connecting and kept alive the same way. */
+async function connectOutsidePool(
+  connectionString: string,
+  bounds: { statement_timeout?: number; query_timeout?: number },
+): Promise<pg.Client> {
+  const { connectionTimeoutMillis, keepAlive, keepAliveInitialDelayMillis } = POOL_TIMEOUTS;
+  const client = new pg.Client({
+    connectionString,
+    connectionTimeoutMillis,
+    keepAlive,
+    keepAliveInitialDelayMillis,
+    ...bounds,
+  });
+  // A connection lost here fails the statement that was running: no crash on top of it.
+  client.on("error", () => {});
+  await client.connect();
+  return client;
 }
 
 export async function openPostgres(
@@ -113,22 +154,34 @@ export async function openPostgres(
     async withLock(key, fn) {
       // Outside the pool and its statement bounds: the lock waits for another instance's
       // migrations, and a migration may rewrite a large table.
-      const { connectionTimeoutMillis, keepAlive, keepAliveInitialDelayMillis } = POOL_TIMEOUTS;
-      const client = new pg.Client({
-        connectionString,
-        connectionTimeoutMillis,
-        keepAlive,
-        keepAliveInitialDelayMillis,
-      });
-      // A connection lost here fails the statement that was running: no crash on top of it.
-      client.on("error", () => {});
-      await client.connect();
+      const client = await connectOutsidePool(connectionString, {});
       try {
         await client.query("select pg_advisory_lock($1)", [key]);
         try {
           return await fn(drizzleNodePg({ client, ...drizzleOptions }) as unknown as Db);
         } finally {
           await client.query("select pg_advisory_unlock($1)", [key]);
+        }
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
+    async tryLock(key, statementTimeoutMs, fn) {
+      // Its own session, since an advisory lock belongs to one; DDL in fn (a partition dropped
+      // concurrently) must not run inside a pooled connection's transaction either.
+      const client = await connectOutsidePool(connectionString, {
+        statement_timeout: statementTimeoutMs,
+        query_timeout: statementTimeoutMs + 1_000,
+      });
+      try {
+        const { rows } = await client.query<{ taken: boolean }>("select pg_try_advisory_lock($1) as taken", [
+          key,
+        ]);
+        if (!rows[0]?.taken) return null;
+        try {
+          return { value: await fn(drizzleNodePg({ client, ...drizzleOptions }) as unknown as Db) };
+        } finally {
+          await client.query("select pg_advisory_unlock($1)", [key]).catch(() => {});
         }
       } finally {
         await client.end().catch(() => {});

@@ -4,13 +4,15 @@ import type { Db } from "./client";
 const SWEEP_CHUNK = 5_000;
 
 /**
- * Deletes the rows of `table` whose ids `select` finds, a chunk per statement: a busy day's
- * millions of rows never make one statement that outlasts the statement timeout.
+ * Deletes the rows of `table` whose keys (`key`, its id by default) `select` finds, a chunk per
+ * statement: a busy day's rows never make one statement that outlasts the statement timeout.
  */
-export async function deleteInChunks(db: Db, select: SQL, table: SQL): Promise<number> {
+export async function deleteInChunks(db: Db, select: SQL, table: SQL, key: SQL = sql`id`): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const result = await db.execute(sql`delete from ${table} where id in (${select} limit ${SWEEP_CHUNK})`);
+    const result = await db.execute(
+      sql`delete from ${table} where ${key} in (${select} limit ${SWEEP_CHUNK})`,
+    );
     const count =
       (result as { affectedRows?: number; rowCount?: number }).affectedRows ??
       (result as { rowCount?: number }).rowCount ??

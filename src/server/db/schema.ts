@@ -27,6 +27,14 @@ const id = () =>
   text()
     .primaryKey()
     .$defaultFn(() => crypto.randomUUID());
+/**
+ * The id of a row in a table partitioned by time (data-lifecycle/partitioned-tables.ts): its primary
+ * key is (id, the partitioning column), since PostgreSQL enforces uniqueness per partition only.
+ */
+const partitionedId = () =>
+  text()
+    .notNull()
+    .$defaultFn(() => crypto.randomUUID());
 const createdAt = () => timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow();
 const time = () => timestamp({ withTimezone: true, mode: "date" });
 // Rows that belong to an organization or a user go with it.
@@ -98,7 +106,7 @@ export const oneTimeTokens = pgTable(
 export const securityLog = pgTable(
   "security_log",
   {
-    id: id(),
+    id: partitionedId(),
     organizationId: text().references(() => organizations.id, { onDelete: "cascade" }),
     actorUserId: text().references(() => users.id, { onDelete: "set null" }),
     actorEmail: text(),
@@ -109,6 +117,7 @@ export const securityLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.createdAt] }),
     index("security_log_organization_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),
     index("security_log_created_idx").on(t.createdAt),
   ],
@@ -369,8 +378,8 @@ export const shortLinks = pgTable("short_links", {
 export const clickEvents = pgTable(
   "click_events",
   {
-    /** The click id handed to the landing page as bclickid. */
-    id: text().primaryKey(),
+    /** The click id handed to the landing page as bclickid; it carries `occurredAt` (click-id.ts). */
+    id: text().notNull(),
     shortCode: text(),
     relationshipId: text().notNull(),
     collateralId: text().notNull(),
@@ -392,7 +401,11 @@ export const clickEvents = pgTable(
      */
     reason: text({ enum: CLICK_REASONS }).notNull().default("counted"),
   },
-  (t) => [index().on(t.sourceOrgId, t.occurredAt), index().on(t.targetOrgId, t.occurredAt)],
+  (t) => [
+    primaryKey({ columns: [t.id, t.occurredAt] }),
+    index().on(t.sourceOrgId, t.occurredAt),
+    index().on(t.targetOrgId, t.occurredAt),
+  ],
 );
 
 /**
@@ -687,7 +700,7 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const jobs = pgTable(
   "jobs",
   {
-    id: id(),
+    id: partitionedId(),
     kind: text({ enum: JOB_KINDS }).notNull(),
     /**
      * Jobs for one destination (a webhook endpoint) share a key: a worker runs few of them at once,
@@ -705,6 +718,7 @@ export const jobs = pgTable(
     finishedAt: time(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.createdAt] }),
     index("jobs_due").on(t.runAt).where(sql`${t.status} = 'pending'`),
     index().on(t.partitionKey, t.createdAt),
     index().on(t.finishedAt),
@@ -745,7 +759,7 @@ export const WEBHOOK_ATTEMPT_STATUSES = ["succeeded", "failed"] as const;
 export const webhookAttempts = pgTable(
   "webhook_attempts",
   {
-    id: id(),
+    id: partitionedId(),
     endpointId: text()
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
@@ -763,5 +777,5 @@ export const webhookAttempts = pgTable(
     requestBody: text(),
     createdAt: createdAt(),
   },
-  (t) => [index().on(t.endpointId, t.createdAt), index().on(t.createdAt)],
+  (t) => [primaryKey({ columns: [t.id, t.createdAt] }), index().on(t.endpointId, t.createdAt)],
 );

@@ -1,5 +1,6 @@
 import { and, count, eq } from "drizzle-orm";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { lastSweepAt } from "../data-lifecycle/data-lifecycle";
 import type { Db, PoolStats } from "../db/client";
 import { jobs } from "../db/schema";
 import { withTimeout } from "../lib/bounded-wait";
@@ -118,6 +119,18 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       // An unreachable database shows in /readyz and the pool gauges; the scrape still answers.
       const pending = await withTimeout(query, SCRAPE_QUERY_TIMEOUT_MS, () => null).catch(() => null);
       if (pending !== null) this.set(pending);
+    },
+  });
+
+  new Gauge({
+    name: "buddy_data_lifecycle_last_success_timestamp_seconds",
+    help: "When a data lifecycle pass (partitions made and dropped, expired rows deleted) last ran to its end, on any instance (read from the database when scraped; 0 before the first).",
+    registers,
+    async collect() {
+      const at = await withTimeout(lastSweepAt(deps.db), SCRAPE_QUERY_TIMEOUT_MS, () => undefined).catch(
+        () => undefined,
+      );
+      if (at !== undefined) this.set(at ? at.getTime() / 1000 : 0);
     },
   });
 

@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { type Db, rowsOf } from "../db/client";
 import { describeUnavailable, isDatabaseUnavailable } from "../db/database-unavailable";
-import { deleteInChunks } from "../db/delete-in-chunks";
 import type { JobKind } from "../db/schema";
 import { createGroupCommit } from "../lib/group-commit";
 import type { ClaimedJob, JobHandler, JobOutcome } from "./jobs";
@@ -20,8 +19,6 @@ export type WorkerOptions = {
   perPartition: number;
   /** A claimed job is this worker's until then; after, another instance may run it again. */
   leaseMs: number;
-  /** Finished jobs are deleted this long after they finished. */
-  retentionMs: number;
 };
 
 export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
@@ -32,8 +29,6 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   perPartition: 16,
   // Above the longest run (a webhook's 10 s, a mail's SMTP timeouts) with room to record it.
   leaseMs: 60_000,
-  // What was sent is recorded elsewhere (webhook attempts); a mail's body may hold a live token.
-  retentionMs: 24 * 60 * 60_000,
 };
 
 const SWEEP_EVERY_MS = 60 * 60_000;
@@ -90,7 +85,7 @@ export function startJobWorker(deps: {
   db: Db;
   log: FastifyBaseLogger;
   handlers: Record<JobKind, JobHandler>;
-  /** Other retention deletes run with the outbox's hourly sweep (the security log's 180 days). */
+  /** Tasks run with the outbox's hourly sweep on every instance (the weekly digest's claims). */
   sweeps?: ReadonlyArray<() => Promise<unknown>>;
   options?: Partial<WorkerOptions>;
 }): JobWorker {
@@ -256,13 +251,6 @@ export function startJobWorker(deps: {
     const now = Date.now();
     if (now - lastSweep < SWEEP_EVERY_MS) return;
     lastSweep = now;
-    await deleteInChunks(
-      db,
-      sql`select id from jobs
-        where status <> 'pending' and finished_at < now() - ${options.retentionMs} * interval '1 millisecond'`,
-      sql`jobs`,
-    );
-    for (const handler of Object.values(handlers)) await handler.sweep?.(new Date(now));
     for (const other of deps.sweeps ?? []) await other();
   }
 

@@ -39,8 +39,6 @@ export type JobHandler = {
   start(jobs: readonly ClaimedJob[]): Promise<Promise<JobOutcome>[]>;
   /** When a run throws: how long until the next attempt, or null to give up. */
   retryDelayMs(job: ClaimedJob): number | null;
-  /** Deletes what this kind keeps beyond its retention (called now and then by the worker). */
-  sweep?(now: Date): Promise<void>;
 };
 
 /** Queues a job in the caller's transaction: it exists only if the caller's change commits. */

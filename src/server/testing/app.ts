@@ -81,6 +81,7 @@ export async function createTestApp(
   const app = await buildApp({
     config,
     db: database.db,
+    tryLock: database.tryLock,
     migrationsFolder: MIGRATIONS_FOLDER,
     migrate: options.migrate,
     webRoot: options.webRoot,

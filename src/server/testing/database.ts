@@ -12,6 +12,8 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { DEFAULT_CLICK_RETENTION_DAYS, partitionedTables } from "../data-lifecycle/partitioned-tables";
+import { createPartitions } from "../data-lifecycle/partitions";
 import { type Database, openPglite, openPostgres } from "../db/client";
 import { runMigrations } from "../db/migrate";
 
@@ -42,6 +44,14 @@ export function pgliteLacks(_what: string): boolean {
  */
 export async function openTestDatabase(options: { migrated?: boolean } = {}): Promise<Database> {
   const migrated = options.migrated ?? true;
+  const database = await openUnprepared(migrated);
+  // What an app's start-up makes, for tests that write events without one: a template migrated
+  // days ago has fewer partitions ahead, and none back to the retention's edge.
+  if (migrated) await prepareDataLifecycle(database);
+  return database;
+}
+
+async function openUnprepared(migrated: boolean): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     return openPglite(null, migrated ? { loadDataDir: await migratedPgliteDump() } : {});
@@ -55,6 +65,11 @@ export async function openTestDatabase(options: { migrated?: boolean } = {}): Pr
       await scratch.drop();
     },
   };
+}
+
+async function prepareDataLifecycle(database: Database): Promise<void> {
+  const settings = { clickRetentionDays: DEFAULT_CLICK_RETENTION_DAYS };
+  for (const table of partitionedTables(settings)) await createPartitions(database.db, table, new Date());
 }
 
 /**

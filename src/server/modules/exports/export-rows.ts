@@ -1,6 +1,7 @@
 import { formatMinorUnits } from "@shared/money";
 import { type SQL, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client";
+import { clickTimeOf } from "../tracking/clicks/click-id";
 
 export type ExportKind = "conversions" | "clicks";
 export type Direction = "sent" | "received";
@@ -52,7 +53,7 @@ function conversionPage(
       c.refunded_minor::text as refunded_minor
     from conversions c
     left join organizations p on p.id = c.${partner}
-    left join click_events e on e.id = c.click_id
+    left join click_events e on e.id = c.click_id and e.occurred_at = ${clickTimeOf(sql`c.click_id`)}
     where c.${own} = ${organizationId} and ${pageWindow(sql`c.created_at`, sql`c.id`, range, after)}
     order by c.created_at, c.id
     limit ${PAGE_ROWS}`;

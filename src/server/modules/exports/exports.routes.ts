@@ -36,7 +36,9 @@ const EXPORTS: Record<
       `${EXPORT_MAX_DAYS} days), in both directions: \`sent\` when your link earned it at a partner, \`received\` ` +
       "when a partner's link earned it for you. Columns: " +
       `${CONVERSION_EXPORT_COLUMNS.join(", ")}. \`value\` is in major units with the currency's decimals; ` +
-      "`refunded` is what refunds and disputes took back from it, in the same units (empty when nothing).",
+      "`refunded` is what refunds and disputes took back from it, in the same units (empty when nothing). " +
+      "`collateral_id` comes from the conversion's click, and is empty once that raw click is past the " +
+      "click retention (`CLICK_RETENTION_DAYS`, 400 days by default).",
   },
   clicks: {
     columns: CLICK_EXPORT_COLUMNS,
@@ -47,7 +49,9 @@ const EXPORTS: Record<
       `(UTC days, both included, at most ${EXPORT_MAX_DAYS} days). Columns: ${CLICK_EXPORT_COLUMNS.join(", ")}; ` +
       "`counted` is false for every click stored but not counted, and `reason` says why: `counted`, `bot`, " +
       "`repeat`, `burst`, `source_cap` (past 3 a day from one network source for the pair), `own_click` " +
-      "(from where a member of the sender signed in), `blocked` or `not_live`.",
+      "(from where a member of the sender signed in), `blocked` or `not_live`. Raw clicks are kept for the " +
+      "click retention (`CLICK_RETENTION_DAYS`, 400 days by default, counted from the end of their month): " +
+      "older days export no rows, while every figure, read from daily roll-ups kept for good, still counts them.",
   },
 };
 

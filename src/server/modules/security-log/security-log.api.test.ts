@@ -11,7 +11,6 @@ import {
   addMember,
   authHeader,
   createOrganization,
-  createTestApp,
   onboardingForm,
   STRONG_PASSWORD,
   signUpVerified,
@@ -406,37 +405,6 @@ describe("paging", () => {
       expect(Object.keys(body), query).toEqual(["message"]);
       if (message) expect(body.message, query).toBe(message);
       else expect(body.message, query).toEqual(expect.any(String));
-    }
-  });
-});
-
-describe("retention", () => {
-  it("lists 180 days, and the outbox's sweep deletes what is older", async () => {
-    const admin = await createOrganization(t, "retentionco");
-    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60_000);
-    await t.database.db.insert(securityLog).values([
-      { organizationId: admin.organizationId, action: "sign_in", target: "old", createdAt: daysAgo(181) },
-      { organizationId: admin.organizationId, action: "sign_in", target: "kept", createdAt: daysAgo(179) },
-    ]);
-    const targets = (await readLog(admin.headers)).entries.map((e) => e.target);
-    expect(targets).toContain("kept");
-    expect(targets).not.toContain("old");
-
-    // A new instance sweeps at its first tick, then hourly.
-    const other = await createTestApp({ database: t.database, mail: t.mail });
-    try {
-      const stored = async () =>
-        (
-          await t.database.db
-            .select({ target: securityLog.target })
-            .from(securityLog)
-            .where(eq(securityLog.organizationId, admin.organizationId))
-        )
-          .map((row) => row.target)
-          .filter((target) => target === "old" || target === "kept");
-      await expect.poll(stored).toEqual(["kept"]);
-    } finally {
-      await other.close();
     }
   });
 });

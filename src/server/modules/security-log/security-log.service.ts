@@ -2,7 +2,6 @@ import type { SecurityLogAction, SecurityLogEntry, SecurityLogResponse } from "@
 import { SECURITY_LOG_PAGE_SIZE, SECURITY_LOG_RETENTION_DAYS } from "@shared/security-log";
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
-import { deleteInChunks } from "../../db/delete-in-chunks";
 import { memberships, securityLog, users } from "../../db/schema";
 import { badRequest } from "../../errors";
 
@@ -122,13 +121,4 @@ export async function listSecurityLog(
     createdAt: row.createdAt.toISOString(),
   }));
   return { entries, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
-}
-
-/** Entries older than the retention, deleted a chunk at a time. */
-export async function purgeSecurityLog(db: Db): Promise<number> {
-  return deleteInChunks(
-    db,
-    sql`select id from security_log where created_at < now() - make_interval(days => ${SECURITY_LOG_RETENTION_DAYS})`,
-    sql`security_log`,
-  );
 }

@@ -7,7 +7,6 @@ import type { FastifyBaseLogger } from "fastify";
 import { Webhook } from "standardwebhooks";
 import { z } from "zod";
 import { type Db, rowsOf } from "../../db/client";
-import { deleteInChunks } from "../../db/delete-in-chunks";
 import { memberships, organizations, users, webhookEndpoints } from "../../db/schema";
 import { createGroupCommit } from "../../lib/group-commit";
 import { type HostLookup, OutboundFetchError, safeFetch } from "../../lib/safe-fetch";
@@ -52,7 +51,6 @@ export const DEFAULT_WEBHOOK_DELIVERY: Omit<WebhookDeliveryOptions, "retryDelays
 const RESPONSE_BYTES = 1024;
 /** The body kept per attempt, for the deliveries drawer and Resend: every message Buddy makes fits. */
 const REQUEST_BYTES = 16 * 1024;
-const ATTEMPT_RETENTION = "30 days";
 
 type Endpoint = {
   id: string;
@@ -457,12 +455,5 @@ export function webhookJobHandler(deps: {
       });
     },
     retryDelayMs: retryDelay,
-    async sweep() {
-      await deleteInChunks(
-        db,
-        sql`select id from webhook_attempts where created_at < now() - ${ATTEMPT_RETENTION}::interval`,
-        sql`webhook_attempts`,
-      );
-    },
   };
 }

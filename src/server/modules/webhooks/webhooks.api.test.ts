@@ -8,7 +8,7 @@ import {
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs, webhookAttempts, webhookEndpoints } from "../../db/schema";
+import { jobs, webhookEndpoints } from "../../db/schema";
 import { createOrganization, createTestApp, relate, type TestApp } from "../../testing/app";
 import { clickThrough, createSharedAds } from "../../testing/buddies";
 import { startWebhookReceiver, type WebhookReceiver } from "../../testing/webhook-receiver";
@@ -862,63 +862,5 @@ describe("test events", () => {
       headers: advertiser.headers,
     });
     expect(allowed.statusCode).toBe(202);
-  });
-});
-
-describe("retention", () => {
-  it("deletes attempts after 30 days and finished jobs after a day, and keeps the rest", async () => {
-    const endpoint = await createEndpoint(advertiser, "/retention");
-    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60_000);
-    const attempt = (id: string, createdAt: Date) => ({
-      id,
-      endpointId: endpoint.id,
-      messageId: `msg_${id}`,
-      eventType: "webhook.test",
-      attempt: 1,
-      status: "succeeded" as const,
-      durationMs: 1,
-      createdAt,
-    });
-    await t.database.db
-      .insert(webhookAttempts)
-      .values([attempt("old-attempt", daysAgo(31)), attempt("new-attempt", daysAgo(29))]);
-    const job = (id: string, status: "done" | "pending", finishedAt: Date | null) => ({
-      id,
-      kind: "webhook" as const,
-      partitionKey: endpoint.id,
-      payload: {},
-      status,
-      finishedAt,
-      runAt: new Date(Date.now() + 60 * 60_000),
-    });
-    await t.database.db
-      .insert(jobs)
-      .values([
-        job("old-job", "done", daysAgo(2)),
-        job("recent-job", "done", daysAgo(0.5)),
-        job("waiting-job", "pending", null),
-      ]);
-    // A new instance sweeps at its first tick, then hourly.
-    const other = await createTestApp({
-      database: t.database,
-      mail: t.mail,
-      env: { OUTBOUND_ALLOW_PRIVATE: "true" },
-    });
-    try {
-      await expect
-        .poll(async () =>
-          (
-            await t.database.db
-              .select()
-              .from(webhookAttempts)
-              .where(eq(webhookAttempts.endpointId, endpoint.id))
-          ).map((row) => row.id),
-        )
-        .toEqual(["new-attempt"]);
-      const left = await t.database.db.select().from(jobs).where(eq(jobs.partitionKey, endpoint.id));
-      expect(left.map((row) => row.id).sort()).toEqual(["recent-job", "waiting-job"]);
-    } finally {
-      await other.close();
-    }
   });
 });

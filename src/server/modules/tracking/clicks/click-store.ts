@@ -46,7 +46,7 @@ export async function storeClicks(db: DbOrTx, clicks: readonly StoredClick[]): P
     with inserted as (
       insert into ${clickEvents} (${columns})
       select ${columns} from json_populate_recordset(null::${clickEvents}, ${json}::json)
-      on conflict (id) do nothing
+      on conflict (id, occurred_at) do nothing
       returning 1
     )
     select count(*)::int as stored from inserted`);

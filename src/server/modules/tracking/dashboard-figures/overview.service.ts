@@ -51,8 +51,14 @@ export async function dailyFigures(
 }
 
 /**
- * The latest verified clicks, leads, sales and refunds in both directions and the newest Buddies,
- * merged by time, with the other organization's name: one statement (PGlite pays per statement),
+ * The feed's reach: a year, within the shortest raw click retention (CLICK_RETENTION_DAYS, at least
+ * 366), so the feed reads the same whether or not older raw clicks are still kept (issue 38).
+ */
+const RECENT_ACTIVITY_DAYS = 365;
+
+/**
+ * The latest verified clicks, leads, sales and refunds in both directions and the newest Buddies of
+ * the last year, merged by time, with the other organization's name: one statement (PGlite pays per statement),
  * whose parts each read a handful of rows through an index, never the whole history. A conversion
  * with a value is listed as a sale with its amount, one without as a lead (a lead's repeat
  * without a value adds nothing to name); a refund, a dispute or a dispute won on its own day.
@@ -64,6 +70,7 @@ export async function dailyFigures(
  */
 export async function recentActivity(db: DbOrTx, organizationId: string, limit = 10): Promise<Activity> {
   const hasValue = sql`coalesce(${conversions.valueMinor}, 0) > 0`;
+  const since = sql`now() - make_interval(days => ${RECENT_ACTIVITY_DAYS})`;
   const result = await db.execute(sql`
     with blocked as (${blockedOrganizationsSql(organizationId)})
     select items.kind, (extract(epoch from items.at) * 1000)::float8 as at_ms, items.other,
@@ -72,44 +79,46 @@ export async function recentActivity(db: DbOrTx, organizationId: string, limit =
       (select 'click_sent' as kind, ${clickEvents.occurredAt} as at, ${clickEvents.targetOrgId} as other,
           null::text as detail, null::bigint as value_minor, null::text as currency
         from ${clickEvents} where ${clickEvents.sourceOrgId} = ${organizationId} and ${clickEvents.verified}
+          and ${clickEvents.occurredAt} > ${since}
           and ${clickEvents.targetOrgId} not in (select organization_id from blocked)
         order by ${clickEvents.occurredAt} desc limit ${limit})
       union all
       (select 'click_received', ${clickEvents.occurredAt}, ${clickEvents.sourceOrgId}, null, null, null
         from ${clickEvents} where ${clickEvents.targetOrgId} = ${organizationId} and ${clickEvents.verified}
+          and ${clickEvents.occurredAt} > ${since}
           and ${clickEvents.sourceOrgId} not in (select organization_id from blocked)
         order by ${clickEvents.occurredAt} desc limit ${limit})
       union all
       (select case when ${hasValue} then 'sale_sent' else 'lead_sent' end, ${conversions.createdAt},
           ${conversions.targetOrgId}, ${conversions.type}::text, ${conversions.valueMinor}, ${conversions.currency}
-        from ${conversions} where ${conversions.sourceOrgId} = ${organizationId}
+        from ${conversions} where ${conversions.sourceOrgId} = ${organizationId} and ${conversions.createdAt} > ${since}
           and (${conversions.isLead} or ${hasValue})
           and ${conversions.targetOrgId} not in (select organization_id from blocked)
         order by ${conversions.createdAt} desc limit ${limit})
       union all
       (select case when ${hasValue} then 'sale_received' else 'lead_received' end, ${conversions.createdAt},
           ${conversions.sourceOrgId}, ${conversions.type}::text, ${conversions.valueMinor}, ${conversions.currency}
-        from ${conversions} where ${conversions.targetOrgId} = ${organizationId}
+        from ${conversions} where ${conversions.targetOrgId} = ${organizationId} and ${conversions.createdAt} > ${since}
           and (${conversions.isLead} or ${hasValue})
           and ${conversions.sourceOrgId} not in (select organization_id from blocked)
         order by ${conversions.createdAt} desc limit ${limit})
       union all
       (select 'refund_sent', ${refunds.createdAt}, ${refunds.targetOrgId}, ${refunds.kind}::text,
           ${refunds.valueMinor}, ${refunds.currency}
-        from ${refunds} where ${refunds.sourceOrgId} = ${organizationId}
+        from ${refunds} where ${refunds.sourceOrgId} = ${organizationId} and ${refunds.createdAt} > ${since}
           and ${refunds.targetOrgId} not in (select organization_id from blocked)
         order by ${refunds.createdAt} desc limit ${limit})
       union all
       (select 'refund_received', ${refunds.createdAt}, ${refunds.sourceOrgId}, ${refunds.kind}::text,
           ${refunds.valueMinor}, ${refunds.currency}
-        from ${refunds} where ${refunds.targetOrgId} = ${organizationId}
+        from ${refunds} where ${refunds.targetOrgId} = ${organizationId} and ${refunds.createdAt} > ${since}
           and ${refunds.sourceOrgId} not in (select organization_id from blocked)
         order by ${refunds.createdAt} desc limit ${limit})
       union all
       (select 'new_buddy', ${relationships.createdAt}, ${relationships.targetOrgId}, null, null, null
         from ${relationships}
         where ${relationships.sourceOrgId} = ${organizationId} and ${relationships.type} = 'complement'
-          and ${relationships.status} = 'active'
+          and ${relationships.status} = 'active' and ${relationships.createdAt} > ${since}
           and ${relationships.targetOrgId} not in (select organization_id from blocked)
         order by ${relationships.createdAt} desc limit ${limit})
     ) items

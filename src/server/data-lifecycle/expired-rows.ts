@@ -1,0 +1,34 @@
+import { DAY_MS } from "@shared/days";
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { deleteInChunks } from "../db/delete-in-chunks";
+import { CUSTOMER_BINDING_RETENTION_DAYS, ENDED_CREDENTIAL_RETENTION_DAYS } from "./partitioned-tables";
+
+/**
+ * Rows of the tables that are not partitioned, deleted a chunk at a time once they expire (they are
+ * few beside the events): sessions and one-time tokens 30 days after they ended, and customer
+ * bindings once their attribution is over. Answers how many of each went.
+ */
+export async function deleteExpiredRows(db: Db, now: Date): Promise<Record<string, number>> {
+  const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
+  const ended = before(ENDED_CREDENTIAL_RETENTION_DAYS);
+  return {
+    sessions: await deleteInChunks(
+      db,
+      sql`select id from sessions where least(expires_at, coalesce(revoked_at, expires_at)) < ${ended}::timestamptz`,
+      sql`sessions`,
+    ),
+    one_time_tokens: await deleteInChunks(
+      db,
+      sql`select id from one_time_tokens where least(expires_at, coalesce(used_at, expires_at)) < ${ended}::timestamptz`,
+      sql`one_time_tokens`,
+    ),
+    customer_bindings: await deleteInChunks(
+      db,
+      sql`select organization_id, customer_id from customer_bindings
+        where bound_at < ${before(CUSTOMER_BINDING_RETENTION_DAYS)}::timestamptz`,
+      sql`customer_bindings`,
+      sql`(organization_id, customer_id)`,
+    ),
+  };
+}
