@@ -26,6 +26,8 @@ import type { BillingGateway } from "./modules/billing/billing-gateway";
 import { createAiCollateralWriter } from "./modules/collateral/ai-collateral-writer";
 import { collateralRoutes } from "./modules/collateral/collateral.routes";
 import type { CollateralWriter } from "./modules/collateral/collateral-generator";
+import { deletionRoutes } from "./modules/deletion/deletion.routes";
+import { eraseOrganizationEvents, organizationsLeftToErase } from "./modules/deletion/erase-organization";
 import {
   createDomainProver,
   type DomainProver,
@@ -275,6 +277,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     settings: config,
     log: app.log,
     clock,
+    tasks: [
+      async (db) => {
+        for (const organizationId of await organizationsLeftToErase(db))
+          await eraseOrganizationEvents(db, organizationId);
+      },
+    ],
   });
   app.decorate("dataLifecycle", dataLifecycle);
   const limits = createLimits(
@@ -372,6 +380,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(webhooksRoutes);
   await app.register(notificationsRoutes);
   await app.register(securityLogRoutes);
+  await app.register(deletionRoutes);
   await app.register(redirectRoutes);
   await app.register(dashboardFiguresRoutes);
   await app.register(reciprocityRoutes);

@@ -20,6 +20,10 @@ export const SECURITY_LOG_ACTIONS = [
   "stripe_connected",
   "stripe_disconnected",
   "domain_proved",
+  "organization_deletion_requested",
+  "organization_deleted",
+  "account_deletion_requested",
+  "account_deleted",
 ] as const;
 export type SecurityLogAction = (typeof SECURITY_LOG_ACTIONS)[number];
 
@@ -42,6 +46,10 @@ export const SECURITY_LOG_LABELS: Record<SecurityLogAction, string> = {
   stripe_connected: "Stripe connected",
   stripe_disconnected: "Stripe disconnected",
   domain_proved: "Domain proved",
+  organization_deletion_requested: "Organization deletion requested",
+  organization_deleted: "Organization deleted",
+  account_deletion_requested: "Account deletion requested",
+  account_deleted: "Account deleted",
 };
 
 export const SECURITY_LOG_RETENTION_DAYS = 180;

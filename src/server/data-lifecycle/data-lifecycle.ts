@@ -46,6 +46,8 @@ export function createDataLifecycle(deps: {
   settings: RetentionSettings;
   log: FastifyBaseLogger;
   clock: () => Date;
+  /** Other deletions the pass runs with its lock (what a deletion on request left to finish). */
+  tasks?: ReadonlyArray<(db: Db) => Promise<unknown>>;
 }): DataLifecycle {
   const tables = partitionedTables(deps.settings);
   let timer: NodeJS.Timeout | undefined;
@@ -77,6 +79,7 @@ export function createDataLifecycle(deps: {
       }
     }
     const deletedRows = await deleteExpiredRows(db, now);
+    for (const task of deps.tasks ?? []) await task(db);
     const at = new Date().toISOString();
     await db
       .insert(appState)

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { Db } from "./client";
+import type { DbOrTx } from "./client";
 
 const SWEEP_CHUNK = 5_000;
 
@@ -7,7 +7,12 @@ const SWEEP_CHUNK = 5_000;
  * Deletes the rows of `table` whose keys (`key`, its id by default) `select` finds, a chunk per
  * statement: a busy day's rows never make one statement that outlasts the statement timeout.
  */
-export async function deleteInChunks(db: Db, select: SQL, table: SQL, key: SQL = sql`id`): Promise<number> {
+export async function deleteInChunks(
+  db: DbOrTx,
+  select: SQL,
+  table: SQL,
+  key: SQL = sql`id`,
+): Promise<number> {
   let deleted = 0;
   for (;;) {
     const result = await db.execute(

@@ -77,7 +77,12 @@ export const sessions = pgTable(
   (t) => [index().on(t.userId)],
 );
 
-export const ONE_TIME_TOKEN_PURPOSES = ["verify_email", "reset_password"] as const;
+export const ONE_TIME_TOKEN_PURPOSES = [
+  "verify_email",
+  "reset_password",
+  "delete_account",
+  "delete_organization",
+] as const;
 export type OneTimeTokenPurpose = (typeof ONE_TIME_TOKEN_PURPOSES)[number];
 
 /** Verification and reset tokens: hashed, single-use, expiring. */
@@ -95,6 +100,8 @@ export const oneTimeTokens = pgTable(
     passwordHash: text(),
     /** SHA-256 of the `signupSecret` the sign-up answered to the browser that chose the password. */
     signupSecretHash: text(),
+    /** The organization a `delete_organization` token deletes, if its admin still is one then. */
+    organizationId: text().references(() => organizations.id, { onDelete: "cascade" }),
   },
   (t) => [index().on(t.userId, t.purpose)],
 );
@@ -303,6 +310,17 @@ export const dismissedSuggestions = pgTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.targetOrgId] })],
 );
 
+/**
+ * Issue 38: organizations deleted on request, by id alone. Their links then redirect plainly, and
+ * their partners' roll-ups name them "Deleted organization".
+ */
+export const deletedOrganizations = pgTable("deleted_organizations", {
+  id: text().primaryKey(),
+  deletedAt: createdAt(),
+  /** Once its raw events are gone too: erased after the deletion commits, a chunk at a time. */
+  eventsErasedAt: time(),
+});
+
 /** Small key/value facts about the database itself (e.g. which catalog version is seeded). */
 export const appState = pgTable("app_state", {
   key: text().primaryKey(),
@@ -361,12 +379,12 @@ export const shortLinks = pgTable("short_links", {
   linkHash: text().notNull().unique(),
   relationshipId: text().notNull(),
   collateralId: text().notNull(),
-  sourceOrgId: text()
-    .notNull()
-    .references(() => organizations.id, { onDelete: "cascade" }),
-  targetOrgId: text()
-    .notNull()
-    .references(() => organizations.id, { onDelete: "cascade" }),
+  /**
+   * No foreign keys: a deleted organization's links outlive it, to take readers to the page
+   * plainly (issue 38). The row holds no personal data.
+   */
+  sourceOrgId: text().notNull(),
+  targetOrgId: text().notNull(),
   url: text().notNull(),
   createdAt: createdAt(),
 });

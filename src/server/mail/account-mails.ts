@@ -67,3 +67,38 @@ export function passwordChangedMail(to: string, publicUrl: string) {
     },
   });
 }
+
+/**
+ * Issue 38: the link that deletes an organization or an account for good, mailed to whoever asked
+ * (a mailbox's owner confirms, not just a session). It opens a page with a button: the link itself
+ * changes nothing, since mail scanners open links.
+ */
+export function deletionConfirmMail(
+  to: string,
+  publicUrl: string,
+  token: string,
+  what: { kind: "organization"; name: string } | { kind: "account" },
+) {
+  const url = `${publicUrl}/confirm-deletion?token=${encodeURIComponent(token)}`;
+  if (what.kind === "organization")
+    return renderMail(to, {
+      subject: `Confirm deleting ${what.name} from Buddy`,
+      heading: `Delete ${what.name}?`,
+      paragraphs: [
+        `You asked to delete ${what.name} from Buddy. Its members' accounts, API keys, webhooks, ads, links and every click and conversion it recorded will be deleted for good. Its partners keep their own totals, shown as a deleted organization.`,
+        "The link is valid for 1 hour and works once. It opens a page where you confirm.",
+      ],
+      action: { label: "Confirm the deletion", url },
+      footer: IGNORE,
+    });
+  return renderMail(to, {
+    subject: "Confirm deleting your Buddy account",
+    heading: "Delete your account?",
+    paragraphs: [
+      "You asked to delete your Buddy account. Your address, sessions and everything that names you will be deleted for good; your organization stays.",
+      "The link is valid for 1 hour and works once. It opens a page where you confirm.",
+    ],
+    action: { label: "Confirm the deletion", url },
+    footer: IGNORE,
+  });
+}

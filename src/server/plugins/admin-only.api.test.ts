@@ -52,6 +52,7 @@ const logoUpload = {
 /** CONTRACT §7: the routes only an organization's admins may call, with a request each. */
 const ADMIN_ONLY = [
   { method: "PATCH", url: "/api/organization", payload: { name: "Taken over" } },
+  { method: "POST", url: "/api/organization/deletion", payload: { name: "adminonlyco" } },
   { method: "POST", url: "/api/organization/logo", ...logoUpload },
   { method: "GET", url: "/api/organization/domain-verification" },
   { method: "POST", url: "/api/organization/domain-verification" },

@@ -68,6 +68,10 @@ export function limitTable(settings: LimitSettings) {
     forgotPassword: { client: account, address },
     /** POST /api/reset-password. */
     resetPassword: { client: account },
+    /** Asking to delete an organization or an account (each sends a mail): per client and address. */
+    deletionRequest: { client: account, address },
+    /** POST /api/deletion/confirm. */
+    deletionConfirm: { client: account },
     /** POST /api/team-members/invite: per client, and per invited address (each sends a mail). */
     teamInvite: { client: account, address },
     /** POST /api/relationships/:id/invite: per organization (each sends a mail). */

@@ -156,6 +156,10 @@ beforeAll(async () => {
       data: { object: { client_reference_id: clickId } },
     },
     "PATCH /api/notification-preferences": { weeklyDigest: true },
+    // Not the organization's name: whatever passes validation deletes nothing and mails nothing.
+    "POST /api/organization/deletion": { name: "Not the fuzz organization" },
+    // A token nobody was given: whatever passes validation is a 400 and deletes nothing.
+    "POST /api/deletion/confirm": { token: "fuzz_token_nobody_was_given" },
     "POST /api/webhooks": { url: "https://hooks.fuzz.example/other", events: ["relationship.created"] },
     "PATCH /api/webhooks/{id}": {
       url: "https://hooks.fuzz.example/buddy",

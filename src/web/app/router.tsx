@@ -55,6 +55,10 @@ export const routes: RouteObject[] = [
         ],
       },
       {
+        path: paths.confirmDeletion,
+        lazy: () => import("./routes/confirm-deletion").then((m) => ({ Component: m.ConfirmDeletionRoute })),
+      },
+      {
         path: paths.verifyEmail,
         lazy: () => import("./routes/verify-email").then((m) => ({ Component: m.VerifyEmailRoute })),
       },

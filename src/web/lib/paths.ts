@@ -4,6 +4,7 @@ export const paths = {
   verifyEmail: "/verify-email",
   forgotPassword: "/forgot-password",
   resetPassword: "/reset-password",
+  confirmDeletion: "/confirm-deletion",
   setup: "/setup",
   dashboard: "/dashboard",
   tools: "/dashboard/tools",
@@ -26,6 +27,7 @@ const PUBLIC_PATHS: readonly string[] = [
   paths.verifyEmail,
   paths.forgotPassword,
   paths.resetPassword,
+  paths.confirmDeletion,
 ];
 
 export function isPublicPath(pathname: string): boolean {

@@ -1,5 +1,5 @@
 import { DAY_MS } from "@shared/days";
-import { and, desc, eq, gt, isNotNull, isNull, or } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, isNull, or } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { type OneTimeTokenPurpose, oneTimeTokens } from "../../db/schema";
 import { generateToken, hashToken } from "../../lib/tokens";
@@ -7,6 +7,8 @@ import { generateToken, hashToken } from "../../lib/tokens";
 export const TOKEN_TTL_MS: Record<OneTimeTokenPurpose, number> = {
   verify_email: DAY_MS,
   reset_password: 60 * 60 * 1000,
+  delete_account: 60 * 60 * 1000,
+  delete_organization: 60 * 60 * 1000,
 };
 
 /** What a sign-up leaves on its verification token: the password it chose, and its secret's hash. */
@@ -16,7 +18,7 @@ export async function issueOneTimeToken(
   db: DbOrTx,
   userId: string,
   purpose: OneTimeTokenPurpose,
-  signup?: PendingSignup,
+  extra?: PendingSignup | { organizationId: string },
 ) {
   const token = generateToken();
   await db.insert(oneTimeTokens).values({
@@ -24,33 +26,47 @@ export async function issueOneTimeToken(
     purpose,
     tokenHash: hashToken(token),
     expiresAt: new Date(Date.now() + TOKEN_TTL_MS[purpose]),
-    ...signup,
+    ...extra,
   });
   return token;
 }
 
 /**
- * Marks the token used and returns its user, in one conditional UPDATE: two concurrent
- * requests with the same token cannot both succeed.
+ * Marks the token used and returns its row, in one conditional UPDATE: two concurrent requests
+ * with the same token cannot both succeed. Only a token of one of `purposes`, unused and unexpired.
  */
-export async function consumeOneTimeToken(
-  db: DbOrTx,
-  token: string,
-  purpose: OneTimeTokenPurpose,
-): Promise<string | null> {
+async function consume(db: DbOrTx, token: string, purposes: readonly OneTimeTokenPurpose[]) {
   const [row] = await db
     .update(oneTimeTokens)
     .set({ usedAt: new Date() })
     .where(
       and(
         eq(oneTimeTokens.tokenHash, hashToken(token)),
-        eq(oneTimeTokens.purpose, purpose),
+        inArray(oneTimeTokens.purpose, [...purposes]),
         isNull(oneTimeTokens.usedAt),
         gt(oneTimeTokens.expiresAt, new Date()),
       ),
     )
-    .returning({ userId: oneTimeTokens.userId });
-  return row?.userId ?? null;
+    .returning({
+      userId: oneTimeTokens.userId,
+      purpose: oneTimeTokens.purpose,
+      organizationId: oneTimeTokens.organizationId,
+    });
+  return row ?? null;
+}
+
+/** Uses up a token of `purpose`, and returns its user. */
+export async function consumeOneTimeToken(
+  db: DbOrTx,
+  token: string,
+  purpose: OneTimeTokenPurpose,
+): Promise<string | null> {
+  return (await consume(db, token, [purpose]))?.userId ?? null;
+}
+
+/** Uses up a deletion token: whose it is, what it deletes, and which organization (if one). */
+export function consumeDeletionToken(db: DbOrTx, token: string) {
+  return consume(db, token, ["delete_account", "delete_organization"]);
 }
 
 /** The address's sign-ups whose links have not expired. */

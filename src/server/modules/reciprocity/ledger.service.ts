@@ -1,4 +1,5 @@
 import { windowStart } from "@shared/days";
+import { DELETED_ORGANIZATION_NAME } from "@shared/deletion";
 import { toMajorUnits } from "@shared/money";
 import { adWeight } from "@shared/reciprocity";
 import type { PartnerLedger, PartnersLedger } from "@shared/reciprocity-schemas";
@@ -54,13 +55,14 @@ export async function readPartnersLedger(
             and (source_org_id = ${organizationId} or target_org_id = ${organizationId})
           except select ${organizationId}
         )
-        select o.id, o.name, null as currency, coalesce(t.clicks_sent, 0)::text as clicks_sent,
+        select l.partner as id, coalesce(o.name, ${DELETED_ORGANIZATION_NAME}) as name, null as currency, coalesce(t.clicks_sent, 0)::text as clicks_sent,
           coalesce(t.clicks_received, 0)::text as clicks_received, coalesce(t.leads_sent, 0)::text as leads_sent,
           coalesce(t.leads_received, 0)::text as leads_received,
           (coalesce(t.proven_sent, 0) + coalesce(s.sales_sent, 0))::text as proof_sent,
           (coalesce(t.proven_received, 0) + coalesce(s.sales_received, 0))::text as proof_received
         from listed l
-        join organizations o on o.id = l.partner
+        -- A deleted organization's roll-ups are its partners' still (issue 38).
+        left join organizations o on o.id = l.partner
         left join traffic t on t.partner = l.partner
         left join (
           select partner, sum(sales_sent) as sales_sent, sum(sales_received) as sales_received

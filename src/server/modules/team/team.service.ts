@@ -186,7 +186,7 @@ export async function inviteTeamMember(
  * Changes to one organization's team go one at a time: locking member rows one by one would let
  * two admins removing each other deadlock (each holding the row the other needs).
  */
-async function lockTeam(tx: DbOrTx, organizationId: string) {
+export async function lockTeam(tx: DbOrTx, organizationId: string) {
   await tx
     .select({ id: organizations.id })
     .from(organizations)

@@ -7,7 +7,11 @@ import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import { CHANNELS, type ChangeNotifications } from "../../../db/change-notifications";
 import type { Db } from "../../../db/client";
-import { collateral, organizations } from "../../../db/schema";
+import {
+  collateral,
+  deletedOrganizations as deletedOrganizationsTable,
+  organizations,
+} from "../../../db/schema";
 import { networkSource } from "../../../lib/client-network";
 import { type CommittedBatch, createGroupCommit, type Refusal } from "../../../lib/group-commit";
 import { blockedOrganizationsSql } from "../../relationships/block-list";
@@ -111,10 +115,14 @@ export function createClickTracker(deps: {
   // relationship (the ads' channel); the minute's expiry bounds a missed announcement. An entry
   // read while a change was announced is not kept: it may hold what the change replaced.
   const collateralHosts = new LRUCache<string, AdOwner>({ max: 50_000, ttl: 60_000 });
+  // Issue 38: whether an organization was deleted, kept and dropped like the hosts (a deletion
+  // announces itself on the same channel).
+  const deletedOrganizations = new LRUCache<string, boolean>({ max: 50_000, ttl: 60_000 });
   let generation = 0;
   const forgetHosts = () => {
     generation++;
     collateralHosts.clear();
+    deletedOrganizations.clear();
   };
   deps.notifications?.subscribe(CHANNELS.adsChanged, { onNotify: forgetHosts, onGap: forgetHosts });
 
@@ -178,6 +186,19 @@ export function createClickTracker(deps: {
     return value;
   }
 
+  async function loadDeleted(organizationId: string): Promise<boolean> {
+    const seen = generation;
+    const [row] = await db
+      .select({ id: deletedOrganizationsTable.id })
+      .from(deletedOrganizationsTable)
+      .where(eq(deletedOrganizationsTable.id, organizationId))
+      .limit(1);
+    if (generation === seen) deletedOrganizations.set(organizationId, row !== undefined);
+    return row !== undefined;
+  }
+  const isDeleted = (organizationId: string) =>
+    deletedOrganizations.get(organizationId) ?? loadDeleted(organizationId);
+
   /**
    * Null when the link may not be followed: its url is not the collateral's call-to-action host.
    * A link whose ad is not live (a draft, an unproven author), or that a sharer blocked by the
@@ -189,7 +210,17 @@ export function createClickTracker(deps: {
     if (!target) return null;
     // From memory without a promise: most clicks follow links already seen.
     const owner = collateralHosts.get(link.collateralId) ?? (await loadCollateralHost(link.collateralId));
-    if (!owner || owner.organizationId !== link.targetOrgId || owner.host !== target.host) return null;
+    // A deleted organization's links take readers to the page they were made for, and record
+    // nothing: not its ads' clicks (the ad is gone with it), nor clicks on the links it shared.
+    if (!owner) {
+      // An ad gone with a deleted organization: its own, or one it wrote for a partner.
+      const gone = (await isDeleted(link.targetOrgId)) || (await isDeleted(link.sourceOrgId));
+      return gone ? target.landingWithoutId : null;
+    }
+    if (owner.organizationId !== link.targetOrgId || owner.host !== target.host) return null;
+    const sharerDeleted = isDeleted(link.sourceOrgId);
+    if (sharerDeleted === true || (sharerDeleted !== false && (await sharerDeleted)))
+      return target.landingWithoutId;
 
     const now = Date.now();
     const visitorHash = hashVisitor(hit.ip, hit.userAgent, now);

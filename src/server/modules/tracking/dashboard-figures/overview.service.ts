@@ -1,4 +1,5 @@
 import { DAY_MS, isoDay, windowStart } from "@shared/days";
+import { DELETED_ORGANIZATION_NAME } from "@shared/deletion";
 import { toMajorUnits } from "@shared/money";
 import type { Activity, DailyFigures, MoneyTotal } from "@shared/tracking";
 import { and, eq, gte, or, sql } from "drizzle-orm";
@@ -137,7 +138,7 @@ export async function recentActivity(db: DbOrTx, organizationId: string, limit =
   }>(result).map((row) => ({
     kind: row.kind,
     at: new Date(Number(row.at_ms)).toISOString(),
-    organization: { id: row.other, name: row.name ?? "Unknown" },
+    organization: { id: row.other, name: row.name ?? DELETED_ORGANIZATION_NAME },
     detail: row.detail,
     amount: activityAmount(row.kind, row.value_minor, row.currency),
   }));
