@@ -37,7 +37,9 @@ for (const width of [1280, 390]) {
     await expect(page.getByRole("heading", { name: "Confirm the deletion" })).toBeVisible();
     await page.getByRole("button", { name: "Delete for good" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Your account was deleted" })).toBeVisible();
-    expect((await request.get("/api/me", { headers: { authorization: `Bearer ${member.token}` } })).status()).toBe(401);
+    expect(
+      (await request.get("/api/me", { headers: { authorization: `Bearer ${member.token}` } })).status(),
+    ).toBe(401);
 
     // Then the admin deletes the organization.
     await signIn(page, admin.token);
@@ -63,6 +65,8 @@ for (const width of [1280, 390]) {
     ).toBeVisible();
     await page.getByRole("link", { name: "Go to sign in" }).click();
     await expect(page).toHaveURL(/\/auth$/);
-    expect((await request.get("/api/me", { headers: { authorization: `Bearer ${admin.token}` } })).status()).toBe(401);
+    expect(
+      (await request.get("/api/me", { headers: { authorization: `Bearer ${admin.token}` } })).status(),
+    ).toBe(401);
   });
 }

@@ -20,7 +20,7 @@ import {
   signUpVerified,
   type TestApp,
 } from "../../testing/app";
-import { BROWSER_USER_AGENT, clickThrough, createBuddies } from "../../testing/buddies";
+import { BROWSER_USER_AGENT, createBuddies } from "../../testing/buddies";
 import { linkFrom, tokenFrom } from "../../testing/mail-receiver";
 import { findInDatabase } from "../../testing/personal-data";
 

@@ -1,7 +1,7 @@
 import { QueryError } from "@/components/query-error";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { DeleteAccountCard, DeleteOrganizationCard } from "@/features/deletion/danger-zone";
+import { DeleteAccountCard, DeleteOrganizationCard } from "@/features/settings/profile/danger-zone";
 import { DomainVerificationCard } from "@/features/settings/profile/domain-verification-card";
 import { OrganizationForm } from "@/features/settings/profile/organization-form";
 import { useOrganization } from "@/hooks/use-organization";

@@ -5,7 +5,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
-import { useRequestAccountDeletion, useRequestOrganizationDeletion } from "@/features/deletion/api";
+import {
+  useRequestAccountDeletion,
+  useRequestOrganizationDeletion,
+} from "@/features/settings/profile/deletion-api";
 
 /** A request's answer, read out where the button was: the next step is in the mailbox. */
 function Sent({ message }: { message: string }) {
