@@ -2,32 +2,17 @@
 // PostgreSQL database is migrated to 0023, seeded with BENCH_MIGRATION_CLICKS clicks (10⁷ by
 // default) spread over 13 months, then migrated to the end, timed.
 // Run alone: `npx tsx --tsconfig tsconfig.node.json bench/partition-migration.ts`.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { openPostgres } from "../src/server/db/client";
 import { runMigrations } from "../src/server/db/migrate";
 import {
   createScratchDatabase,
   MIGRATIONS_FOLDER,
+  migrationsBefore,
   POSTGRES_SERVER_URL,
 } from "../src/server/testing/database";
 import { seedOldClicks } from "./lifecycle-seed";
 
 const PARTITIONING_MIGRATION = "0024_partitioned_events";
-
-/** The migrations folder as it was before `tag`: its files, and a journal that ends before it. */
-function migrationsBefore(tag: string): string {
-  const folder = mkdtempSync(path.join(tmpdir(), "buddy-migrations-"));
-  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
-  const journalPath = path.join(folder, "meta/_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((entry) => entry.tag === tag);
-  if (at < 0) throw new Error(`no migration ${tag}`);
-  journal.entries = journal.entries.slice(0, at);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return folder;
-}
 
 export type MigrationFigures = {
   clicks: number;
@@ -41,7 +26,7 @@ export async function benchPartitionMigration(serverUrl: string, clicks: number)
   const database = await openPostgres(scratch.url);
   const before = migrationsBefore(PARTITIONING_MIGRATION);
   try {
-    await runMigrations(database, before);
+    await runMigrations(database, before.folder);
     const seedSeconds = await database.withLock(0, (db) =>
       seedOldClicks(db, { clicks, fromDaysAgo: 395, toDaysAgo: 0 }),
     );
@@ -57,7 +42,7 @@ export async function benchPartitionMigration(serverUrl: string, clicks: number)
       throw new Error(`${sizes?.rows} clicks after the migration, not ${clicks}`);
     return { clicks, seedSeconds, migrationSeconds, tableMb: Number(sizes?.mb) };
   } finally {
-    rmSync(before, { recursive: true, force: true });
+    before.remove();
     await database.close();
     await scratch.drop();
   }

@@ -19,7 +19,7 @@ import { createTestApp, type TestApp } from "../testing/app";
 import { BROWSER_USER_AGENT, clickThrough, createBuddies } from "../testing/buddies";
 import { pgliteLacks } from "../testing/database";
 import { partitionAt, partitionedTable, partitionsOf } from "../testing/partitions";
-import { LAST_SWEEP_KEY } from "./data-lifecycle";
+import { LAST_SWEEP_KEY, type SweepReport } from "./data-lifecycle";
 import { nextPeriod, partitionName, periodStart } from "./partition-periods";
 import { PARTITIONS_AHEAD, type PartitionedTable } from "./partitioned-tables";
 import { listPartitions } from "./partitions";
@@ -122,19 +122,32 @@ describe("partitions", () => {
 
   it("are made ahead by each pass as time goes on, and the pass's end is recorded", async () => {
     // Its own database: a pass 120 days ahead drops what the other tests write.
-    const own = await createTestApp({ mail: t.mail });
+    const log: { msg?: string; table?: string; partition?: string }[] = [];
+    const own = await createTestApp({
+      mail: t.mail,
+      logger: { level: "info", stream: { write: (line: string) => log.push(JSON.parse(line)) } },
+    });
     try {
-      await passesLater(own);
+      const report = await passesLater(own);
+      // A line per partition made and dropped, naming its table and itself.
+      const lines = (msg: string) =>
+        log.filter((line) => line.msg === msg).map((line) => `${line.table} ${line.partition}`);
+      for (const name of report.created)
+        expect(lines("partition created")).toContain(`${name.replace(/_p\d.*$/, "")} ${name}`);
+      expect(report.dropped.length).toBeGreaterThan(0);
+      for (const name of report.dropped)
+        expect(lines("partition dropped")).toContain(`${name.replace(/_p\d.*$/, "")} ${name}`);
     } finally {
       await own.close();
     }
   });
 });
 
-async function passesLater(t: TestApp) {
+async function passesLater(t: TestApp): Promise<SweepReport> {
   {
     const later = new Date(Date.now() + 120 * DAY_MS);
     const report = await t.app.dataLifecycle.sweep(later);
+    if (!report) throw new Error("the pass did not run");
     expect(report?.created).toContain(
       partitionName("click_events", nextPeriod(periodStart(later, "month"), "month", 3), "month"),
     );
@@ -145,6 +158,7 @@ async function passesLater(t: TestApp) {
     expect(Date.now() - Date.parse(last?.value ?? "")).toBeLessThan(60_000);
     // Nothing is made twice.
     expect((await t.app.dataLifecycle.sweep(later))?.created).toEqual([]);
+    return report;
   }
 }
 

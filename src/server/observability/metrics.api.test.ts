@@ -173,6 +173,19 @@ describe("the metrics listener (METRICS_PORT)", () => {
     expect(sampleValue(families, refused, refused, labels)).toBe(1);
   });
 
+  it("reports when a data lifecycle pass last ran to its end, on any instance", async () => {
+    const before = Date.now() / 1000;
+    expect(await t.app.dataLifecycle.sweep()).not.toBeNull();
+    const families = await scrape();
+    const last = sampleValue(
+      families,
+      "buddy_data_lifecycle_last_success_timestamp_seconds",
+      "buddy_data_lifecycle_last_success_timestamp_seconds",
+    );
+    expect(last).toBeGreaterThanOrEqual(Math.floor(before));
+    expect(last).toBeLessThanOrEqual(Date.now() / 1000 + 1);
+  });
+
   it("reads the unsent mail backlog from the database when scraped", async () => {
     const later = new Date(Date.now() + 60 * 60_000);
     await t.database.db.insert(jobs).values(

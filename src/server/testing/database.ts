@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import {
+  cpSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -18,6 +20,22 @@ import { type Database, openPglite, openPostgres } from "../db/client";
 import { runMigrations } from "../db/migrate";
 
 export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, "../db/migrations");
+
+/**
+ * The migrations folder as it was before `tag`: a copy of its files with a journal that ends
+ * before it, for tests (and the bench) of a migration over data written by the ones before.
+ */
+export function migrationsBefore(tag: string): { folder: string; remove(): void } {
+  const folder = mkdtempSync(path.join(tmpdir(), "buddy-migrations-"));
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalPath = path.join(folder, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
+  const at = journal.entries.findIndex((entry) => entry.tag === tag);
+  if (at < 0) throw new Error(`no migration ${tag}`);
+  journal.entries = journal.entries.slice(0, at);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return { folder, remove: () => rmSync(folder, { recursive: true, force: true }) };
+}
 
 /**
  * A PostgreSQL server for tests that need a real one whatever TEST_DATABASE_URL says (cutting its

@@ -1,12 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUnlistenedNotifications } from "../../db/change-notifications";
 import { type Database, rowsOf } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
-import { MIGRATIONS_FOLDER, openTestDatabase } from "../../testing/database";
+import { MIGRATIONS_FOLDER, migrationsBefore, openTestDatabase } from "../../testing/database";
 import { reviewLegacyEmailProofs } from "./legacy-proof-review";
 
 /**
@@ -15,19 +12,6 @@ import { reviewLegacyEmailProofs } from "./legacy-proof-review";
  * schema of today lacks columns they had), then every migration runs, then the start-up review
  * that applies the runtime's e-mail rule (legacy-proof-review.ts).
  */
-
-/** The committed migrations up to (not including) `tag`, in a folder of their own. */
-function migrationsBefore(tag: string): { folder: string; remove(): void } {
-  const folder = mkdtempSync(path.join(tmpdir(), "buddy-migrations-"));
-  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
-  const journalPath = path.join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((entry) => entry.tag === tag);
-  if (at < 0) throw new Error(`no migration ${tag}`);
-  journal.entries = journal.entries.slice(0, at);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return { folder, remove: () => rmSync(folder, { recursive: true, force: true }) };
-}
 
 type Legacy = {
   domain: string;
