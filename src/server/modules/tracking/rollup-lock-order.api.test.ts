@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rowsOf } from "../../db/client";
 import { openTestDatabase, pgliteLacks } from "../../testing/database";
+import { partitionAt } from "../../testing/partitions";
 import { periodsAgainstDays } from "../../testing/rollups";
 import { seededRandom } from "../../testing/seeded-random";
 import { type StoredClick, storeClicks } from "./clicks/click-store";
@@ -18,6 +19,12 @@ let database: Database;
 
 beforeAll(async () => {
   database = await openTestDatabase();
+  // Fixed days, which in time fall past the click retention's edge: their partitions are made
+  // here, as an instance of their time would have made them.
+  for (const midnight of MIDNIGHTS) {
+    const at = Date.parse(`${midnight}T00:00:00Z`);
+    for (const instant of [at - 1, at]) await partitionAt(database.db, "click_events", new Date(instant));
+  }
 });
 
 afterAll(async () => {

@@ -62,9 +62,14 @@ describe("the overview's live figures", { timeout: 20_000 }, () => {
     await waitFor(() => expect(clicksReceived()).toBe("34"), FIRST_LOAD);
     const before = fetchCalls(fetchMock).filter((call) => call === "GET /api/organization").length;
 
+    const clicksAsked = () =>
+      fetchCalls(fetchMock).filter((call) => call === "GET /api/metrics/clicks").length;
+    const asked = clicksAsked();
     window.dispatchEvent(new Event("focus"));
-    // Sooner than a poll would: the focus asked.
-    await waitFor(() => expect(clicksReceived()).toBe("35"), { timeout: LIVE_FIGURES_POLL_MS - 500 });
+    // Asked at once, far sooner than the next poll: the focus asked. (Drawing the answer may take
+    // a busy machine longer, so the figure itself is awaited as the first load is.)
+    await waitFor(() => expect(clicksAsked()).toBeGreaterThan(asked), { timeout: LIVE_FIGURES_POLL_MS / 3 });
+    await waitFor(() => expect(clicksReceived()).toBe("35"), FIRST_LOAD);
     // Every query of the screen is asked again, not only the live figures…
     await waitFor(() =>
       expect(fetchCalls(fetchMock).filter((call) => call === "GET /api/organization").length).toBe(
