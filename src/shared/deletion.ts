@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { tokenSchema } from "./auth-rules";
 import { text } from "./text";
 
 /** Issue 38: deleting an organization or an account, each confirmed from a mailed link. */
@@ -22,11 +23,7 @@ export const organizationDeletionSchema = z.object({
 });
 export type OrganizationDeletionInput = z.infer<typeof organizationDeletionSchema>;
 
-export const deletionConfirmSchema = z.object({
-  token: z.string({ error: "The link's token is missing" }).regex(/^[A-Za-z0-9_-]{1,200}$/, {
-    error: DELETION_MESSAGES.invalidLink,
-  }),
-});
+export const deletionConfirmSchema = z.object({ token: tokenSchema });
 
 export const deletionConfirmedSchema = z.object({
   kind: z.enum(DELETION_KINDS),

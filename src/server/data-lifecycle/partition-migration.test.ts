@@ -4,6 +4,7 @@ import { type Database, rowsOf } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { storeClicks } from "../modules/tracking/clicks/click-store";
 import { MIGRATIONS_FOLDER, migrationsBefore, openTestDatabase } from "../testing/database";
+import { partitionsOf } from "../testing/partitions";
 
 /**
  * Migration 0024 over a database that already holds events: they move into the partitioned
@@ -43,12 +44,8 @@ beforeAll(async () => {
 });
 afterAll(() => database?.close());
 
-const partitionOf = async (table: string, id: string) =>
-  rowsOf<{ partition: string }>(
-    await database.db.execute(
-      sql`select tableoid::regclass::text as partition from ${sql.identifier(table)} where id = ${id}`,
-    ),
-  ).map((row) => row.partition);
+const partitionOf = async (table: "click_events" | "jobs" | "security_log", id: string) =>
+  Object.values(await partitionsOf(database.db, table, [id]));
 
 describe("migration 0024 over existing events", () => {
   it("moves each row into the partition of its period, from the oldest row's on", async () => {

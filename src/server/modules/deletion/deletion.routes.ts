@@ -61,7 +61,7 @@ export async function deletionRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const auth = requireAuth(request);
       await app.limits.deletionRequest.take({ client: request.ip, address: auth.email });
-      await requestAccountDeletion(deps, auth.userId, securityActor(request));
+      await requestAccountDeletion(deps, auth, securityActor(request));
       return reply.code(202).send({ message: DELETION_MESSAGES.mailSent });
     },
   );

@@ -22,11 +22,6 @@ export type DeletionDeps = {
   onMailQueued(): void;
 };
 
-async function emailOf(tx: DbOrTx, userId: string): Promise<string> {
-  const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
-  return user?.email ?? "";
-}
-
 /** The organization's paid subscription must be cancelled first: deleting would not stop its charges. */
 async function assertNoSubscription(tx: DbOrTx, organizationId: string) {
   const [account] = await tx
@@ -85,7 +80,7 @@ async function assertMayLeave(tx: DbOrTx, userId: string) {
 /** An admin asks to delete the organization, typing its name: a link goes to their mailbox. */
 export async function requestOrganizationDeletion(
   deps: DeletionDeps,
-  auth: { userId: string; organizationId: string },
+  auth: { userId: string; email: string; organizationId: string },
   typedName: string,
   actor: SecurityActor,
 ): Promise<void> {
@@ -100,10 +95,12 @@ export async function requestOrganizationDeletion(
     const token = await issueOneTimeToken(tx, auth.userId, "delete_organization", {
       organizationId: auth.organizationId,
     });
-    const email = await emailOf(tx, auth.userId);
     await enqueueMail(
       tx,
-      deletionConfirmMail(email, deps.publicUrl, token, { kind: "organization", name: organization.name }),
+      deletionConfirmMail(auth.email, deps.publicUrl, token, {
+        kind: "organization",
+        name: organization.name,
+      }),
     );
     await recordSecurityEvent(tx, actor, {
       action: "organization_deletion_requested",
@@ -115,14 +112,15 @@ export async function requestOrganizationDeletion(
 }
 
 /** A person asks to delete their own account: a link goes to their mailbox. */
-export async function requestAccountDeletion(deps: DeletionDeps, userId: string, actor: SecurityActor) {
+export async function requestAccountDeletion(
+  deps: DeletionDeps,
+  { userId, email }: { userId: string; email: string },
+  actor: SecurityActor,
+) {
   await deps.db.transaction(async (tx) => {
     const organizationId = await assertMayLeave(tx, userId);
     const token = await issueOneTimeToken(tx, userId, "delete_account");
-    await enqueueMail(
-      tx,
-      deletionConfirmMail(await emailOf(tx, userId), deps.publicUrl, token, { kind: "account" }),
-    );
+    await enqueueMail(tx, deletionConfirmMail(email, deps.publicUrl, token, { kind: "account" }));
     await recordSecurityEvent(tx, actor, {
       action: "account_deletion_requested",
       ...(organizationId ? { organizationId } : {}),
@@ -158,8 +156,11 @@ export async function confirmDeletion(deps: DeletionDeps, token: string): Promis
       { userId: null, ipAddress: null },
       { action: "account_deleted", organizationId },
     );
-    const email = await emailOf(tx, claim.userId);
-    await erasePeople(tx, [{ id: claim.userId, email }]);
+    const [person] = await tx
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(eq(users.id, claim.userId));
+    if (person) await erasePeople(tx, [person]);
     return { kind: "account", message: DELETION_MESSAGES.accountDeleted };
   });
   if (erased) {
