@@ -43,6 +43,8 @@ import { onboardingRoutes } from "./modules/onboarding/onboarding.routes";
 import { seedCatalogOrganizations } from "./modules/organizations/catalog-seed";
 import { logosRoutes } from "./modules/organizations/logos.routes";
 import { organizationsRoutes } from "./modules/organizations/organizations.routes";
+import { overlapRoutes } from "./modules/overlap/overlap.routes";
+import { expireOverlapRuns } from "./modules/overlap/overlap-runs.service";
 import { reciprocityRoutes } from "./modules/reciprocity/reciprocity.routes";
 import { relationshipsRoutes } from "./modules/relationships/relationships.routes";
 import { securityLogRoutes } from "./modules/security-log/security-log.routes";
@@ -282,6 +284,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         for (const organizationId of await organizationsLeftToErase(db))
           await eraseOrganizationEvents(db, organizationId);
       },
+      (db) => expireOverlapRuns(db, clock()),
     ],
   });
   app.decorate("dataLifecycle", dataLifecycle);
@@ -381,6 +384,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(notificationsRoutes);
   await app.register(securityLogRoutes);
   await app.register(deletionRoutes);
+  await app.register(overlapRoutes);
   await app.register(redirectRoutes);
   await app.register(dashboardFiguresRoutes);
   await app.register(reciprocityRoutes);

@@ -24,6 +24,9 @@ export const SECURITY_LOG_ACTIONS = [
   "organization_deleted",
   "account_deletion_requested",
   "account_deleted",
+  "overlap_run_started",
+  "overlap_run_answered",
+  "overlap_sharing_changed",
 ] as const;
 export type SecurityLogAction = (typeof SECURITY_LOG_ACTIONS)[number];
 
@@ -50,6 +53,9 @@ export const SECURITY_LOG_LABELS: Record<SecurityLogAction, string> = {
   organization_deleted: "Organization deleted",
   account_deletion_requested: "Account deletion requested",
   account_deleted: "Account deleted",
+  overlap_run_started: "Account overlap run started",
+  overlap_run_answered: "Account overlap run answered",
+  overlap_sharing_changed: "Account overlap sharing changed",
 };
 
 export const SECURITY_LOG_RETENTION_DAYS = 180;

@@ -1,10 +1,16 @@
 import { z } from "zod";
 import { idField } from "./http";
+import { OVERLAP_POPULATIONS } from "./overlap";
 import { text } from "./text";
 import { CONVERSION_TYPES, REFUND_KINDS } from "./tracking";
 
 /** CONTRACT §9: the events an endpoint may ask for. */
-export const WEBHOOK_EVENTS = ["conversion.created", "conversion.refunded", "relationship.created"] as const;
+export const WEBHOOK_EVENTS = [
+  "conversion.created",
+  "conversion.refunded",
+  "relationship.created",
+  "overlap.completed",
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** Sent on demand to any endpoint, whatever it asked for. */
 export const WEBHOOK_TEST_EVENT = "webhook.test";
@@ -13,6 +19,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
   "conversion.created": "A conversion is recorded (sent or received)",
   "conversion.refunded": "A conversion is refunded or disputed (sent or received)",
   "relationship.created": "Another company adds you as a Buddy",
+  "overlap.completed": "An account overlap run with a partner finishes (either side started it)",
 };
 
 /** Standard Webhooks: `whsec_` and the base64 of the key (32 random bytes here). */
@@ -310,6 +317,53 @@ export const relationshipCreatedMessageSchema = webhookMessage(
   },
 );
 
+export const overlapCompletedMessageSchema = webhookMessage(
+  "overlap.completed",
+  {
+    runId: z.string().describe("The run's id, as `GET /api/overlap/runs` lists it."),
+    partner: z
+      .object({
+        id: z.string().describe("The company's id."),
+        name: z.string().describe("The company's name."),
+      })
+      .describe("`{id, name}` of the company you compared lists with."),
+    startedByYou: z.boolean().describe("Whether your side started the run."),
+    population: z
+      .enum(OVERLAP_POPULATIONS)
+      .describe("Your list that was compared: `customers` or `prospects`."),
+    partnerPopulation: z.enum(OVERLAP_POPULATIONS).describe("The partner's list it was compared with."),
+    level: z
+      .enum(["counts", "overlaps"])
+      .describe(
+        "`counts`: only the count; `overlaps`: each side may also see which of its own accounts are shared.",
+      ),
+    count: z
+      .number()
+      .int()
+      .nullable()
+      .describe("How many accounts both lists hold; `null` when fewer than 5 (CONTRACT §11)."),
+    occurredAt: occurredAt("When the run finished (ISO 8601, UTC)."),
+  },
+  {
+    when:
+      `${WEBHOOK_EVENT_LABELS["overlap.completed"]}. The message holds the count only: the shared ` +
+      "accounts themselves are known to your browser or your server, never to Buddy.",
+    example: {
+      timestamp: "2026-03-04T08:00:00.250Z",
+      data: {
+        runId: "7e2a4c6b-1d3f-4e5a-9b7c-2d4f6a8c0e1b",
+        partner: { id: "3f6d2b1a-8e4c-4a9b-b7d5-0c1e2f3a4b5c", name: "Mailfast" },
+        startedByYou: true,
+        population: "customers",
+        partnerPopulation: "customers",
+        level: "counts",
+        count: 38,
+        occurredAt: "2026-03-04T08:00:00.250Z",
+      },
+    },
+  },
+);
+
 export const WEBHOOK_TEST_TEXT = "This is a test event from Buddy. Your endpoint received it.";
 
 export const webhookTestMessageSchema = webhookMessage(
@@ -339,6 +393,7 @@ export const WEBHOOK_MESSAGE_SCHEMAS = {
   "conversion.created": conversionCreatedMessageSchema,
   "conversion.refunded": conversionRefundedMessageSchema,
   "relationship.created": relationshipCreatedMessageSchema,
+  "overlap.completed": overlapCompletedMessageSchema,
   [WEBHOOK_TEST_EVENT]: webhookTestMessageSchema,
 } as const satisfies Record<WebhookEvent | typeof WEBHOOK_TEST_EVENT, z.ZodObject>;
 export type WebhookMessageType = keyof typeof WEBHOOK_MESSAGE_SCHEMAS;

@@ -18,6 +18,7 @@ import { CLICK_REASONS } from "../../shared/click-reasons";
 import { COLLATERAL_STATUSES, COLLATERAL_TYPES } from "../../shared/collateral";
 import { DOMAIN_PROOF_METHODS } from "../../shared/domain-verification";
 import type { OnboardingInput } from "../../shared/onboarding";
+import { OVERLAP_LEVELS, OVERLAP_POPULATIONS, OVERLAP_RUN_STATUSES } from "../../shared/overlap";
 import { RELATIONSHIP_STATUSES, RELATIONSHIP_TYPES } from "../../shared/relationships";
 import { SECURITY_LOG_ACTIONS } from "../../shared/security-log";
 import { CONVERSION_CHANNELS, CONVERSION_TYPES, REFUND_KINDS } from "../../shared/tracking";
@@ -172,6 +173,8 @@ export const organizations = pgTable("organizations", {
   logoVersion: integer(),
   /** When the stored suggestions were last computed (SPEC §9: cached until refreshed). */
   suggestionsGeneratedAt: time(),
+  /** Opted into account overlap with organizations that are not Buddies (CONTRACT §11). */
+  overlapDiscovery: boolean().notNull().default(false),
   createdAt: createdAt(),
   updatedAt: createdAt(),
 });
@@ -327,6 +330,69 @@ export const appState = pgTable("app_state", {
   value: text().notNull(),
   updatedAt: createdAt(),
 });
+
+// ── Account overlap ─────────────────────────────────────────────────────────
+// CONTRACT §11. The lists stay in the browsers; the server holds which lists exist, each side's
+// sharing level per partner, and runs: blinded points while one is in flight, its result after.
+
+/** The lists an organization's browser holds, by size only, so partners can choose one to compare. */
+export const overlapPopulations = pgTable(
+  "overlap_populations",
+  {
+    organizationId: organizationRef(),
+    population: text({ enum: OVERLAP_POPULATIONS }).notNull(),
+    domainCount: integer().notNull(),
+    updatedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.population] })],
+);
+
+/** One side's sharing level for one partner (Counts without a row), and its consent to take part. */
+export const overlapPartnerSettings = pgTable(
+  "overlap_partner_settings",
+  {
+    organizationId: organizationRef(),
+    partnerId: organizationRef(),
+    level: text({ enum: OVERLAP_LEVELS }).notNull(),
+    consentedAt: time(),
+    updatedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.partnerId] })],
+);
+
+export const overlapRuns = pgTable(
+  "overlap_runs",
+  {
+    id: id(),
+    starterId: organizationRef(),
+    responderId: organizationRef(),
+    starterPopulation: text({ enum: OVERLAP_POPULATIONS }).notNull(),
+    responderPopulation: text({ enum: OVERLAP_POPULATIONS }).notNull(),
+    /** The two lists, in an order that does not depend on who started: one run per pair per 24 h. */
+    pairKey: text().notNull(),
+    status: text({ enum: OVERLAP_RUN_STATUSES }).notNull(),
+    /** Fixed when the responder answers: the lower of both levels then (lowered again at the end). */
+    level: text({ enum: ["counts", "overlaps"] }),
+    startedByUserId: text().references(() => users.id, { onDelete: "set null" }),
+    /** a·H(x), then b·(a·H(x)) and b·H(y): 32 bytes a point, dropped once the run ends. */
+    starterPoints: bytea(),
+    responderDoubled: bytea(),
+    responderPoints: bytea(),
+    overlapCount: integer(),
+    /** Overlaps mode: positions of the shared accounts in the points each side sent. */
+    starterMatches: integer().array(),
+    responderMatches: integer().array(),
+    createdAt: createdAt(),
+    answeredAt: time(),
+    completedAt: time(),
+    expiresAt: time().notNull(),
+  },
+  (t) => [
+    index().on(t.responderId, t.status),
+    index().on(t.starterId, t.status),
+    index().on(t.pairKey, t.createdAt),
+  ],
+);
 
 // ── Marketing ───────────────────────────────────────────────────────────────
 

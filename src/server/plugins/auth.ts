@@ -5,9 +5,10 @@ import { forbidden, unauthorized } from "../errors";
 /**
  * What a route admits (ARCHITECTURE §2): `user` any signed-in user, `member` one with an
  * organization, `admin` that organization's admins, `apiKey` a live key in `x-api-key` (public API),
- * `memberOrApiKey` either of the two (the exports: a person in the dashboard, or a script).
+ * `memberOrApiKey` either of the two (the exports: a person in the dashboard, or a script),
+ * `adminOrApiKey` an admin or a key (account overlap: an admin's browser, or the company's server).
  */
-export type Access = "public" | "user" | "member" | "admin" | "apiKey" | "memberOrApiKey";
+export type Access = "public" | "user" | "member" | "admin" | "apiKey" | "memberOrApiKey" | "adminOrApiKey";
 
 /** Who is signed in, and their active membership (modules/auth/sessions.ts resolves a token). */
 export type SessionAuth = {
@@ -109,16 +110,15 @@ export function registerAuth(
     if (access === "admin" && auth.role !== "admin") throw forbidden("Only admins can do this");
   };
 
-  const checkMember = checkSession("member");
   // A key, when one is sent, decides alone: a request never mixes two identities.
-  const checkMemberOrApiKey = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    done: (error?: Error) => void,
-  ) => {
-    if (request.headers["x-api-key"] !== undefined) return checkApiKey(request, reply, done);
-    checkMember(request).then(() => done(), done);
+  const sessionOrApiKey = (checkPerson: (request: FastifyRequest) => Promise<void>) => {
+    return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+      if (request.headers["x-api-key"] !== undefined) return checkApiKey(request, reply, done);
+      checkPerson(request).then(() => done(), done);
+    };
   };
+  const checkMemberOrApiKey = sessionOrApiKey(checkSession("member"));
+  const checkAdminOrApiKey = sessionOrApiKey(checkSession("admin"));
 
   // Each route's check is chosen when it is added, not looked up on every request; public routes
   // get no hook at all, so the redirects and the pixel answer without one.
@@ -132,7 +132,9 @@ export function registerAuth(
         ? checkApiKey
         : access === "memberOrApiKey"
           ? checkMemberOrApiKey
-          : checkSession(access);
+          : access === "adminOrApiKey"
+            ? checkAdminOrApiKey
+            : checkSession(access);
     // Route-level hooks run after the global ones, so security headers are already set.
     const own = route.onRequest ? [route.onRequest].flat() : [];
     route.onRequest = [check, ...own];

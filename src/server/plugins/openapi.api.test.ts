@@ -24,6 +24,16 @@ describe("the published OpenAPI document", () => {
         "/api/tracking/click.js",
         "/api/tracking/conversion.js",
         "/s/{code}",
+        "/api/overlap",
+        "/api/overlap/discoverable",
+        "/api/overlap/discovery",
+        "/api/overlap/partners",
+        "/api/overlap/partners/{partnerId}",
+        "/api/overlap/populations/{population}",
+        "/api/overlap/runs",
+        "/api/overlap/runs/{id}",
+        "/api/overlap/runs/{id}/answer",
+        "/api/overlap/runs/{id}/complete",
       ].sort(),
     );
     expect(doc.components.securitySchemes.apiKey).toEqual({

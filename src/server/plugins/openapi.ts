@@ -16,11 +16,26 @@ const PUBLIC_API = new Set([
   "/api/exports/clicks.csv",
   // Called by Stripe, with the organization's own signing secret (CONTRACT §8).
   "/api/integrations/stripe/webhook/:organizationId",
+  // CONTRACT §11: the same protocol from a company's own server, with its API key.
+  "/api/overlap",
+  "/api/overlap/populations/:population",
+  "/api/overlap/partners",
+  "/api/overlap/partners/:partnerId",
+  "/api/overlap/discoverable",
+  "/api/overlap/discovery",
+  "/api/overlap/runs",
+  "/api/overlap/runs/:id",
+  "/api/overlap/runs/:id/answer",
+  "/api/overlap/runs/:id/complete",
 ]);
 /** The same paths as OpenAPI writes them (`{clickId}` for `:clickId`). */
 const PUBLIC_PATHS = new Set([...PUBLIC_API].map((url) => url.replace(/:(\w+)/g, "{$1}")));
 
-export const API_TAGS = { ads: "Ads API", conversions: "Conversion Tracking" } as const;
+export const API_TAGS = {
+  ads: "Ads API",
+  conversions: "Conversion Tracking",
+  overlap: "Account Overlap",
+} as const;
 
 type OpenApiDocument = {
   paths?: Record<string, unknown>;
@@ -54,6 +69,12 @@ export async function registerOpenApi(app: FastifyInstance) {
       tags: [
         { name: API_TAGS.ads, description: "Partner ads, ready to paste into an e-mail." },
         { name: API_TAGS.conversions, description: "Clicks on tracked links, and the leads they turn into." },
+        {
+          name: API_TAGS.overlap,
+          description:
+            "How many accounts you share with a partner, by private set intersection: your lists stay on " +
+            "your side, and Buddy relays only points blinded with a secret you never send.",
+        },
         {
           name: WEBHOOKS_TAG,
           description: "What Buddy POSTs to your endpoints when something happens to your company.",

@@ -84,7 +84,17 @@ beforeAll(async () => {
     "/api/webhooks/{id}/deliveries": { id: endpoint.id },
     // An attempt never made: with the other field hostile, nothing is queued either way.
     "/api/webhooks/{id}/deliveries/{deliveryId}/resend": { id: endpoint.id, deliveryId: "fuzz-attempt" },
+    "/api/overlap/populations/{population}": { population: "customers" },
+    "/api/overlap/partners/{partnerId}": { partnerId: buddies.partner.organizationId },
+    // A run nobody started: whatever passes validation is a 404 and stores nothing.
+    "/api/overlap/runs/{id}": { id: "fuzz-run" },
+    "/api/overlap/runs/{id}/answer": { id: "fuzz-run" },
+    "/api/overlap/runs/{id}/complete": { id: "fuzz-run" },
   };
+  // Well-formed points (the relay checks their form; only the sides' libsodium reads them).
+  const points = Array.from({ length: 60 }, () =>
+    Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"),
+  );
   const ad = {
     name: "Fuzz ad",
     description: "An ad to fuzz.",
@@ -161,6 +171,18 @@ beforeAll(async () => {
     // A token nobody was given: whatever passes validation is a 400 and deletes nothing.
     "POST /api/deletion/confirm": { token: "fuzz_token_nobody_was_given" },
     "POST /api/webhooks": { url: "https://hooks.fuzz.example/other", events: ["relationship.created"] },
+    "PUT /api/overlap/populations/{population}": { domainCount: 60 },
+    "PUT /api/overlap/discovery": { enabled: false },
+    "PUT /api/overlap/partners/{partnerId}": { level: "counts" },
+    // The partner holds no list: whatever passes validation is a 409 and starts nothing.
+    "POST /api/overlap/runs": {
+      partnerId: buddies.partner.organizationId,
+      population: "customers",
+      partnerPopulation: "customers",
+      points,
+    },
+    "POST /api/overlap/runs/{id}/answer": { doubled: points, points },
+    "POST /api/overlap/runs/{id}/complete": { doubled: points },
     "PATCH /api/webhooks/{id}": {
       url: "https://hooks.fuzz.example/buddy",
       events: ["conversion.created"],

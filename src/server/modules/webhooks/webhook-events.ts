@@ -1,4 +1,5 @@
 import { DEFAULT_CURRENCY, toMajorUnits } from "@shared/money";
+import { OVERLAP_SMALLEST_SHOWN, type OverlapPopulation } from "@shared/overlap";
 import {
   WEBHOOK_DIRECTIONS,
   WEBHOOK_MESSAGE_SCHEMAS,
@@ -130,6 +131,19 @@ type ConversionRow = {
   occurred_at: string;
 };
 
+type OverlapRunRow = {
+  id: string;
+  starter_id: string;
+  responder_id: string;
+  starter_population: OverlapPopulation;
+  responder_population: OverlapPopulation;
+  level: "counts" | "overlaps";
+  overlap_count: number | null;
+  completed_at: string;
+  starter_name: string;
+  responder_name: string;
+};
+
 type RefundRow = {
   id: string;
   refund_id: string;
@@ -257,6 +271,44 @@ export const WEBHOOK_PRODUCERS = {
       return data;
     },
   ),
+  "overlap.completed": producer(
+    "overlap.completed",
+    // The receiving side: each of the two organizations sees the run from its own side.
+    { runId: z.string(), organizationId: z.string() },
+    async (db, jobs) => {
+      const result = await db.execute(sql`
+        select r.id, r.starter_id, r.responder_id, r.starter_population, r.responder_population, r.level,
+          r.overlap_count, ${isoUtc(sql`r.completed_at`)} as completed_at, s.name as starter_name,
+          p.name as responder_name
+        from overlap_runs r
+        join organizations s on s.id = r.starter_id
+        join organizations p on p.id = r.responder_id
+        where r.status = 'completed' and r.id in ${idList(jobs.map((job) => job.payload.runId))}`);
+      const runs = new Map(rowsOf<OverlapRunRow>(result).map((row) => [row.id, row]));
+      const data = new Map<string, WebhookData<"overlap.completed">>();
+      for (const job of jobs) {
+        const run = runs.get(job.payload.runId);
+        if (!run) continue;
+        const startedByYou = run.starter_id === job.payload.organizationId;
+        data.set(job.id, {
+          runId: run.id,
+          partner: startedByYou
+            ? { id: run.responder_id, name: run.responder_name }
+            : { id: run.starter_id, name: run.starter_name },
+          startedByYou,
+          population: startedByYou ? run.starter_population : run.responder_population,
+          partnerPopulation: startedByYou ? run.responder_population : run.starter_population,
+          level: run.level,
+          count:
+            run.overlap_count !== null && run.overlap_count >= OVERLAP_SMALLEST_SHOWN
+              ? run.overlap_count
+              : null,
+          occurredAt: run.completed_at,
+        });
+      }
+      return data;
+    },
+  ),
   [WEBHOOK_TEST_EVENT]: producer(WEBHOOK_TEST_EVENT, {}, async (_db, jobs) => {
     return new Map(
       jobs.map((job) => [
@@ -309,6 +361,7 @@ export const webhookJobPayloadSchema = z.union([
     WEBHOOK_PRODUCERS["conversion.created"].job,
     WEBHOOK_PRODUCERS["conversion.refunded"].job,
     WEBHOOK_PRODUCERS["relationship.created"].job,
+    WEBHOOK_PRODUCERS["overlap.completed"].job,
     WEBHOOK_PRODUCERS[WEBHOOK_TEST_EVENT].job,
   ]),
   builtMessageJobSchema,
@@ -391,6 +444,27 @@ export async function queueRelationshipCreated(
     insert into jobs (id, kind, partition_key, payload)
     select ${newMessageId}, 'webhook', e.id, ${payload}
     from ${subscribed(sql`${relationship.targetOrgId}`, "relationship.created")}`);
+}
+
+/**
+ * Tells both sides of an overlap run that it finished (CONTRACT §11), in the completing
+ * transaction; each message is built from its receiver's side of the run.
+ */
+export async function queueOverlapCompleted(
+  tx: DbOrTx,
+  run: { id: string; starterId: string; responderId: string },
+): Promise<void> {
+  const payload = jobPayload("overlap.completed", {
+    endpointId: sql`e.id`,
+    runId: sql`${run.id}::text`,
+    organizationId: sql`d.organization_id`,
+  });
+  await tx.execute(sql`
+    insert into jobs (id, kind, partition_key, payload)
+    select ${newMessageId}, 'webhook', e.id, ${payload}
+    from (values (${run.starterId}::text), (${run.responderId}::text)) as d(organization_id)
+    join webhook_endpoints e
+      on e.organization_id = d.organization_id and e.enabled and 'overlap.completed' = any(e.events)`);
 }
 
 /** A `webhook.test` message for one endpoint, whatever it subscribed to; answers its id. */

@@ -1,0 +1,377 @@
+import {
+  lowerLevel,
+  OVERLAP_MESSAGES,
+  OVERLAP_POPULATION_LABELS,
+  OVERLAP_RUN_INTERVAL_HOURS,
+  OVERLAP_RUN_TTL_DAYS,
+  OVERLAP_SMALLEST_SHOWN,
+  type OverlapPopulation,
+  type OverlapRun,
+  type OverlapRunWork,
+} from "@shared/overlap";
+import { runResult } from "@shared/overlap-protocol";
+import { and, desc, eq, gt, inArray, or, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../db/client";
+import { overlapPartnerSettings, overlapPopulations, overlapRuns } from "../../db/schema";
+import { AppError, conflict, notFound } from "../../errors";
+import { recordSecurityEvent, type SecurityActor } from "../security-log/security-log.service";
+import { queueOverlapCompleted } from "../webhooks/webhook-events";
+import { organizationNames, overlapPartner, pairLevels } from "./overlap-pairs";
+import { packPoints, pointCount, unpackPoints } from "./overlap-points";
+
+/** Who acts: an admin in the dashboard (userId) or the organization's own server (an API key). */
+export type OverlapCaller = SecurityActor & { organizationId: string };
+
+type RunRow = typeof overlapRuns.$inferSelect;
+const IN_FLIGHT = ["waiting", "answered"] as const;
+const HOUR_MS = 3_600_000;
+
+/** One key for a pair of lists, whoever starts: `org:population` of both sides, sorted. */
+export function pairKey(one: string, onePopulation: string, other: string, otherPopulation: string) {
+  return [`${one}:${onePopulation}`, `${other}:${otherPopulation}`].sort().join("|");
+}
+
+/** A run is over 7 days after it started, whatever its state (CONTRACT §11). */
+const isOver = (row: RunRow, now: Date) => row.expiresAt.getTime() <= now.getTime();
+
+function statusOf(row: RunRow, now: Date): OverlapRun["status"] {
+  return (row.status === "waiting" || row.status === "answered") && isOver(row, now) ? "expired" : row.status;
+}
+
+/** A run as one side sees it: its own population first, its own matches, small counts withheld. */
+export function toRun(
+  row: RunRow,
+  organizationId: string,
+  names: Map<string, string>,
+  now = new Date(),
+): OverlapRun {
+  const started = row.starterId === organizationId;
+  const partnerId = started ? row.responderId : row.starterId;
+  const shown = row.overlapCount !== null && row.overlapCount >= OVERLAP_SMALLEST_SHOWN;
+  return {
+    id: row.id,
+    partner: { id: partnerId, name: names.get(partnerId) ?? "Deleted organization" },
+    started,
+    population: started ? row.starterPopulation : row.responderPopulation,
+    partnerPopulation: started ? row.responderPopulation : row.starterPopulation,
+    status: statusOf(row, now),
+    level: row.level,
+    count: shown ? row.overlapCount : null,
+    matches: shown ? ((started ? row.starterMatches : row.responderMatches) ?? null) : null,
+    createdAt: row.createdAt.toISOString(),
+    completedAt: row.completedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt.toISOString(),
+  };
+}
+
+/** When a run of this pair of lists may next start: 24 h after the latest one, or now. */
+export async function nextRunAt(db: DbOrTx, key: string, now = new Date()): Promise<Date | null> {
+  const [latest] = await db
+    .select({ createdAt: overlapRuns.createdAt })
+    .from(overlapRuns)
+    .where(
+      and(
+        eq(overlapRuns.pairKey, key),
+        gt(overlapRuns.createdAt, new Date(now.getTime() - OVERLAP_RUN_INTERVAL_HOURS * HOUR_MS)),
+      ),
+    )
+    .orderBy(desc(overlapRuns.createdAt))
+    .limit(1);
+  return latest ? new Date(latest.createdAt.getTime() + OVERLAP_RUN_INTERVAL_HOURS * HOUR_MS) : null;
+}
+
+async function consent(
+  tx: DbOrTx,
+  organizationId: string,
+  partnerId: string,
+  level: OverlapRun["level"] | "counts",
+) {
+  await tx
+    .insert(overlapPartnerSettings)
+    .values({ organizationId, partnerId, level: level ?? "counts", consentedAt: new Date() })
+    .onConflictDoUpdate({
+      target: [overlapPartnerSettings.organizationId, overlapPartnerSettings.partnerId],
+      set: { consentedAt: sql`coalesce(${overlapPartnerSettings.consentedAt}, now())` },
+    });
+}
+
+const label = (population: OverlapPopulation) => OVERLAP_POPULATION_LABELS[population].toLowerCase();
+
+export type StartRunInput = {
+  partnerId: string;
+  population: OverlapPopulation;
+  partnerPopulation: OverlapPopulation;
+  points: string[];
+};
+
+/** Step 1 (CONTRACT §11): A's points for one of its lists against one of the partner's. */
+export async function startRun(db: Db, caller: OverlapCaller, input: StartRunInput): Promise<OverlapRun> {
+  return db.transaction(async (tx) => {
+    const partner = await overlapPartner(tx, caller.organizationId, input.partnerId);
+    const levels = await pairLevels(tx, caller.organizationId, partner.id);
+    if (levels.effective === "hidden") throw conflict(OVERLAP_MESSAGES.hidden);
+    const [theirs] = await tx
+      .select({ population: overlapPopulations.population })
+      .from(overlapPopulations)
+      .where(
+        and(
+          eq(overlapPopulations.organizationId, partner.id),
+          eq(overlapPopulations.population, input.partnerPopulation),
+        ),
+      );
+    if (!theirs) throw conflict(`${partner.name} has no ${label(input.partnerPopulation)} list on Buddy yet`);
+
+    const key = pairKey(caller.organizationId, input.population, partner.id, input.partnerPopulation);
+    // Two starts of the same pair at once (either side, any instance) queue here: one run wins.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('overlap_runs'), hashtext(${key}))`);
+    const now = new Date();
+    const next = await nextRunAt(tx, key, now);
+    if (next) {
+      throw new AppError(
+        429,
+        `${OVERLAP_MESSAGES.tooSoon}: the next run may start at ${next.toISOString()}`,
+        {
+          nextRunAt: next.toISOString(),
+        },
+      );
+    }
+    await consent(tx, caller.organizationId, partner.id, "counts");
+    const [row] = await tx
+      .insert(overlapRuns)
+      .values({
+        starterId: caller.organizationId,
+        responderId: partner.id,
+        starterPopulation: input.population,
+        responderPopulation: input.partnerPopulation,
+        pairKey: key,
+        status: "waiting",
+        startedByUserId: caller.userId,
+        starterPoints: packPoints(input.points),
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + OVERLAP_RUN_TTL_DAYS * 24 * HOUR_MS),
+      })
+      .returning();
+    if (!row) throw new Error("The run was not stored");
+    await recordSecurityEvent(tx, caller, {
+      action: "overlap_run_started",
+      organizationId: caller.organizationId,
+      target: `${partner.name}: your ${label(input.population)} × their ${label(input.partnerPopulation)}`,
+    });
+    return toRun(row, caller.organizationId, new Map([[partner.id, partner.name]]), now);
+  });
+}
+
+/** A run of this organization, locked for its next step; expired or someone else's is not found. */
+async function lockedRun(tx: DbOrTx, organizationId: string, runId: string, now: Date): Promise<RunRow> {
+  const [row] = await tx
+    .select()
+    .from(overlapRuns)
+    .where(
+      and(
+        eq(overlapRuns.id, runId),
+        or(eq(overlapRuns.starterId, organizationId), eq(overlapRuns.responderId, organizationId)),
+      ),
+    )
+    .for("update");
+  if (!row) throw notFound(OVERLAP_MESSAGES.runNotFound);
+  if (statusOf(row, now) !== row.status) throw conflict("This run expired");
+  return row;
+}
+
+const CANCELLED = Symbol("cancelled");
+
+/**
+ * Ends a run that may not go on (a side went Hidden): nothing of it is kept. The transaction
+ * commits the cancellation, and the caller then answers 409 (`refuseIfCancelled`).
+ */
+async function cancel(tx: DbOrTx, runId: string): Promise<typeof CANCELLED> {
+  await tx
+    .update(overlapRuns)
+    .set({ status: "cancelled", starterPoints: null, responderDoubled: null, responderPoints: null })
+    .where(eq(overlapRuns.id, runId));
+  return CANCELLED;
+}
+
+function refuseIfCancelled(outcome: OverlapRun | typeof CANCELLED): OverlapRun {
+  if (outcome === CANCELLED) throw conflict(OVERLAP_MESSAGES.hidden);
+  return outcome;
+}
+
+/**
+ * The level the current step uses: the lower of the one fixed at the answer and both sides' levels
+ * now. A pair that is no longer allowed (blocked, no longer Buddies) is not found.
+ */
+async function currentLevel(tx: DbOrTx, row: RunRow, organizationId: string) {
+  const partnerId = row.starterId === organizationId ? row.responderId : row.starterId;
+  await overlapPartner(tx, organizationId, partnerId);
+  const levels = await pairLevels(tx, organizationId, partnerId);
+  const effective = row.level ? lowerLevel(row.level, levels.effective) : levels.effective;
+  return { partnerId, levels, effective };
+}
+
+/** What this side's next step needs: the points to blind again, and how (CONTRACT §11). */
+export async function runWork(db: Db, organizationId: string, runId: string): Promise<OverlapRunWork> {
+  const now = new Date();
+  return db.transaction(async (tx) => {
+    const row = await lockedRun(tx, organizationId, runId, now);
+    const { partnerId, effective } = await currentLevel(tx, row, organizationId);
+    const names = await organizationNames(tx, [partnerId]);
+    const run = toRun(row, organizationId, names, now);
+    const mine = row.starterId === organizationId;
+    const stepLevel = effective === "overlaps" ? "overlaps" : "counts";
+    return {
+      ...run,
+      stepLevel,
+      points: !mine && row.status === "waiting" ? unpackPoints(row.starterPoints) : null,
+      doubled: mine && row.status === "answered" ? unpackPoints(row.responderDoubled) : null,
+      partnerPoints: mine && row.status === "answered" ? unpackPoints(row.responderPoints) : null,
+    };
+  });
+}
+
+export type AnswerRunInput = { doubled: string[]; points: string[] };
+
+/** Step 2: B's `b·(a·H(x))` and `b·H(y)`; A's own points are no longer needed and go. */
+export async function answerRun(
+  db: Db,
+  caller: OverlapCaller,
+  runId: string,
+  input: AnswerRunInput,
+): Promise<OverlapRun> {
+  const now = new Date();
+  const outcome = await db.transaction(async (tx) => {
+    const row = await lockedRun(tx, caller.organizationId, runId, now);
+    if (row.responderId !== caller.organizationId || row.status !== "waiting") {
+      throw conflict(OVERLAP_MESSAGES.notYourTurn);
+    }
+    const { partnerId, effective } = await currentLevel(tx, row, caller.organizationId);
+    if (effective === "hidden") return cancel(tx, row.id);
+    if (input.doubled.length !== pointCount(row.starterPoints)) throw conflict(OVERLAP_MESSAGES.wrongLength);
+    await consent(tx, caller.organizationId, partnerId, "counts");
+    const [updated] = await tx
+      .update(overlapRuns)
+      .set({
+        status: "answered",
+        level: effective,
+        starterPoints: null,
+        responderDoubled: packPoints(input.doubled),
+        responderPoints: packPoints(input.points),
+        answeredAt: now,
+      })
+      .where(eq(overlapRuns.id, row.id))
+      .returning();
+    if (!updated) throw new Error("The run was not updated");
+    const names = await organizationNames(tx, [partnerId]);
+    await recordSecurityEvent(tx, caller, {
+      action: "overlap_run_answered",
+      organizationId: caller.organizationId,
+      target: `${names.get(partnerId) ?? partnerId}: your ${label(row.responderPopulation)} × their ${label(row.starterPopulation)}`,
+    });
+    return toRun(updated, caller.organizationId, names, now);
+  });
+  return refuseIfCancelled(outcome);
+}
+
+/**
+ * Step 3: A's `a·(b·H(y))`. The relay compares both doubly blinded lists, keeps the result (the
+ * count, and each side's positions in Overlaps mode) and drops every point: the run keeps only
+ * its result, and both sides read the same one.
+ */
+export async function completeRun(
+  db: Db,
+  caller: OverlapCaller,
+  runId: string,
+  input: { doubled: string[] },
+): Promise<OverlapRun> {
+  const now = new Date();
+  const outcome = await db.transaction(async (tx) => {
+    const row = await lockedRun(tx, caller.organizationId, runId, now);
+    if (row.starterId !== caller.organizationId || row.status !== "answered") {
+      throw conflict(OVERLAP_MESSAGES.notYourTurn);
+    }
+    const { partnerId, effective } = await currentLevel(tx, row, caller.organizationId);
+    if (effective === "hidden") return cancel(tx, row.id);
+    if (input.doubled.length !== pointCount(row.responderPoints))
+      throw conflict(OVERLAP_MESSAGES.wrongLength);
+    const level = effective === "overlaps" ? "overlaps" : "counts";
+    const result = runResult(unpackPoints(row.responderDoubled), input.doubled, level);
+    const [updated] = await tx
+      .update(overlapRuns)
+      .set({
+        status: "completed",
+        level,
+        overlapCount: result.count,
+        starterMatches: result.starter,
+        responderMatches: result.responder,
+        starterPoints: null,
+        responderDoubled: null,
+        responderPoints: null,
+        completedAt: now,
+      })
+      .where(eq(overlapRuns.id, row.id))
+      .returning();
+    if (!updated) throw new Error("The run was not updated");
+    await queueOverlapCompleted(tx, updated);
+    return toRun(updated, caller.organizationId, await organizationNames(tx, [partnerId]), now);
+  });
+  return refuseIfCancelled(outcome);
+}
+
+/** This organization's runs, newest first (both roles). */
+export async function listRuns(
+  db: DbOrTx,
+  organizationId: string,
+  options: { partnerId?: string; limit?: number } = {},
+) {
+  const now = new Date();
+  const own = or(eq(overlapRuns.starterId, organizationId), eq(overlapRuns.responderId, organizationId));
+  const withPartner = options.partnerId
+    ? or(eq(overlapRuns.starterId, options.partnerId), eq(overlapRuns.responderId, options.partnerId))
+    : undefined;
+  const rows = await db
+    .select()
+    .from(overlapRuns)
+    .where(and(own, withPartner))
+    .orderBy(desc(overlapRuns.createdAt))
+    .limit(options.limit ?? 100);
+  const names = await organizationNames(
+    db,
+    rows.map((row) => (row.starterId === organizationId ? row.responderId : row.starterId)),
+  );
+  return rows.map((row) => toRun(row, organizationId, names, now));
+}
+
+/** Runs in flight whose next step is this organization's: to answer, or to complete. */
+export async function runsAwaiting(db: DbOrTx, organizationId: string): Promise<OverlapRun[]> {
+  const now = new Date();
+  const rows = await db
+    .select()
+    .from(overlapRuns)
+    .where(
+      and(
+        inArray(overlapRuns.status, [...IN_FLIGHT]),
+        gt(overlapRuns.expiresAt, now),
+        or(
+          and(eq(overlapRuns.responderId, organizationId), eq(overlapRuns.status, "waiting")),
+          and(eq(overlapRuns.starterId, organizationId), eq(overlapRuns.status, "answered")),
+        ),
+      ),
+    )
+    .orderBy(overlapRuns.createdAt)
+    .limit(100);
+  const names = await organizationNames(
+    db,
+    rows.map((row) => (row.starterId === organizationId ? row.responderId : row.starterId)),
+  );
+  return rows.map((row) => toRun(row, organizationId, names, now));
+}
+
+/** CONTRACT §11: runs expire after 7 days; their points go with them (the hourly sweep). */
+export async function expireOverlapRuns(db: DbOrTx, now = new Date()): Promise<number> {
+  const rows = await db
+    .update(overlapRuns)
+    .set({ status: "expired", starterPoints: null, responderDoubled: null, responderPoints: null })
+    .where(and(inArray(overlapRuns.status, [...IN_FLIGHT]), sql`${overlapRuns.expiresAt} <= ${now}`))
+    .returning({ id: overlapRuns.id });
+  return rows.length;
+}
