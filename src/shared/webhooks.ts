@@ -327,16 +327,8 @@ export const overlapCompletedMessageSchema = webhookMessage(
         name: z.string().describe("The company's name."),
       })
       .describe("`{id, name}` of the company you compared lists with."),
-    startedByYou: z.boolean().describe("Whether your side started the run."),
-    population: z
-      .enum(OVERLAP_POPULATIONS)
-      .describe("Your list that was compared: `customers` or `prospects`."),
-    partnerPopulation: z.enum(OVERLAP_POPULATIONS).describe("The partner's list it was compared with."),
-    level: z
-      .enum(["counts", "overlaps"])
-      .describe(
-        "`counts`: only the count; `overlaps`: each side may also see which of its own accounts are shared.",
-      ),
+    mine: z.enum(OVERLAP_POPULATIONS).describe("Your list that was compared: `customers` or `prospects`."),
+    theirs: z.enum(OVERLAP_POPULATIONS).describe("The partner's list it was compared with."),
     count: z
       .number()
       .int()
@@ -353,10 +345,8 @@ export const overlapCompletedMessageSchema = webhookMessage(
       data: {
         runId: "7e2a4c6b-1d3f-4e5a-9b7c-2d4f6a8c0e1b",
         partner: { id: "3f6d2b1a-8e4c-4a9b-b7d5-0c1e2f3a4b5c", name: "Mailfast" },
-        startedByYou: true,
-        population: "customers",
-        partnerPopulation: "customers",
-        level: "counts",
+        mine: "customers",
+        theirs: "customers",
         count: 38,
         occurredAt: "2026-03-04T08:00:00.250Z",
       },

@@ -11,7 +11,9 @@ const policy = helmet({
     directives: {
       defaultSrc: ["'self'"],
       // No 'unsafe-eval': the web app's zod runs jitless, so it never tries (src/web/lib/zod.ts).
-      scriptSrc: ["'self'"],
+      // 'wasm-unsafe-eval' lets WebAssembly compile (libsodium, on the account overlap screens)
+      // and nothing else: no string is ever evaluated as script.
+      scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
       // Radix and sonner set inline style attributes.
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "https:", "http:"],

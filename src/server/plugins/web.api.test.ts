@@ -220,7 +220,10 @@ describe("the web app's files", () => {
         expect(response.headers["cache-control"], label).toBe(CACHE_CONTROL.page);
         expect(response.headers["content-encoding"], label).toBe(expected);
         expect(response.headers.vary, label).toBe("accept-encoding");
-        expect(response.headers["content-security-policy"], label).toContain("script-src 'self'");
+        expect(response.headers["content-security-policy"], label).toContain(
+          "script-src 'self' 'wasm-unsafe-eval';",
+        );
+        expect(response.headers["content-security-policy"], label).not.toContain("'unsafe-eval'");
         expect(response.headers["x-frame-options"], label).toBe("SAMEORIGIN");
         expect(decoded(response).equals(page), label).toBe(true);
       }

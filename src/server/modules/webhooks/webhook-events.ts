@@ -137,7 +137,6 @@ type OverlapRunRow = {
   responder_id: string;
   starter_population: OverlapPopulation;
   responder_population: OverlapPopulation;
-  level: "counts" | "overlaps";
   overlap_count: number | null;
   completed_at: string;
   starter_name: string;
@@ -277,7 +276,7 @@ export const WEBHOOK_PRODUCERS = {
     { runId: z.string(), organizationId: z.string() },
     async (db, jobs) => {
       const result = await db.execute(sql`
-        select r.id, r.starter_id, r.responder_id, r.starter_population, r.responder_population, r.level,
+        select r.id, r.starter_id, r.responder_id, r.starter_population, r.responder_population,
           r.overlap_count, ${isoUtc(sql`r.completed_at`)} as completed_at, s.name as starter_name,
           p.name as responder_name
         from overlap_runs r
@@ -295,10 +294,8 @@ export const WEBHOOK_PRODUCERS = {
           partner: startedByYou
             ? { id: run.responder_id, name: run.responder_name }
             : { id: run.starter_id, name: run.starter_name },
-          startedByYou,
-          population: startedByYou ? run.starter_population : run.responder_population,
-          partnerPopulation: startedByYou ? run.responder_population : run.starter_population,
-          level: run.level,
+          mine: startedByYou ? run.starter_population : run.responder_population,
+          theirs: startedByYou ? run.responder_population : run.starter_population,
           count:
             run.overlap_count !== null && run.overlap_count >= OVERLAP_SMALLEST_SHOWN
               ? run.overlap_count

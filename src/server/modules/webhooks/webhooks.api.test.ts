@@ -1,16 +1,19 @@
 import {
   conversionCreatedMessageSchema,
   conversionRefundedMessageSchema,
+  overlapCompletedMessageSchema,
   relationshipCreatedMessageSchema,
   WEBHOOK_MESSAGES,
   webhookTestMessageSchema,
 } from "@shared/webhooks";
 import { eq } from "drizzle-orm";
+import sodium from "libsodium-wrappers-sumo";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, webhookEndpoints } from "../../db/schema";
 import { createOrganization, createTestApp, relate, type TestApp } from "../../testing/app";
 import { clickThrough, createSharedAds } from "../../testing/buddies";
+import { declarePopulation, runOverlap } from "../../testing/overlap-client";
 import { startWebhookReceiver, type WebhookReceiver } from "../../testing/webhook-receiver";
 
 /** CONTRACT §9 through the API, against a real receiver: endpoints, events, signatures, delivery. */
@@ -511,6 +514,99 @@ describe("relationship.created", () => {
     });
     await t.app.outbox.drain();
     expect(receiver.at("/relationships")).toHaveLength(2);
+  });
+});
+
+describe("overlap.completed", () => {
+  it("goes to both sides of a run, each seeing it from its own side, in the schema's order; under 5 the count is null", async () => {
+    await sodium.ready;
+    const starter = await createOrganization(t, "hookoverlapa");
+    const responder = await createOrganization(t, "hookoverlapb");
+    await relate(t, starter, responder.organizationId, "complement");
+    const toStarter = await createEndpoint(starter, "/overlap-starter", ["overlap.completed"]);
+    const toResponder = await createEndpoint(responder, "/overlap-responder", ["overlap.completed"]);
+    const otherEvents = await createEndpoint(starter, "/overlap-other", ["conversion.created"]);
+    const domains = (prefix: string, count: number) =>
+      Array.from({ length: count }, (_, i) => `${prefix}${i}.com`);
+    const common = domains("hook-shared-", 12);
+    const starterList = [...common, ...domains("hook-a-", 48)];
+    const responderList = [...domains("hook-b-", 45), ...common];
+    const fewInCommon = [...common.slice(0, 3), ...domains("hook-p-", 50)];
+    await declarePopulation(t, starter, "customers", starterList);
+    await declarePopulation(t, responder, "customers", responderList);
+    await declarePopulation(t, responder, "prospects", fewInCommon);
+
+    const run = await runOverlap(
+      t,
+      sodium,
+      { ...starter, domains: starterList },
+      { ...responder, domains: responderList },
+    );
+    await t.app.outbox.drain();
+    const [forStarter] = receiver.at("/overlap-starter");
+    const [forResponder] = receiver.at("/overlap-responder");
+    if (!forStarter || !forResponder) throw new Error("a message is missing");
+    const data = {
+      runId: run.forA.id,
+      mine: "customers",
+      theirs: "customers",
+      count: 12,
+      occurredAt: run.forA.completedAt,
+    };
+    expect(verify(toStarter.secret, forStarter)).toMatchObject({
+      type: "overlap.completed",
+      data: {
+        ...data,
+        partner: { id: responder.organizationId, name: "hookoverlapb" },
+      },
+    });
+    expect(verify(toResponder.secret, forResponder)).toMatchObject({
+      type: "overlap.completed",
+      data: { ...data, partner: { id: starter.organizationId, name: "hookoverlapa" } },
+    });
+    expect(() => verify(toStarter.secret, forResponder)).toThrow();
+    const body = JSON.parse(forStarter.body);
+    expect(Object.keys(body)).toEqual(["type", "timestamp", "data"]);
+    expect(Object.keys(body.data)).toEqual(Object.keys(overlapCompletedMessageSchema.shape.data.shape));
+    expect(overlapCompletedMessageSchema.parse(body)).toEqual(body);
+    // The job holds ids only: the message is built from the receiver's side of the run when sent.
+    const [queued] = await t.database.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.id, forResponder.headers["webhook-id"] as string));
+    expect(queued?.payload).toEqual({
+      endpointId: toResponder.id,
+      type: "overlap.completed",
+      runId: run.forA.id,
+      organizationId: responder.organizationId,
+    });
+
+    // Three accounts in common: "fewer than 5", as on every screen.
+    const small = await runOverlap(
+      t,
+      sodium,
+      { ...starter, domains: starterList },
+      { ...responder, domains: fewInCommon, population: "prospects" },
+    );
+    expect(small.localCount).toBe(3);
+    await t.app.outbox.drain();
+    const smallHit = receiver
+      .at("/overlap-responder")
+      .find((hit) => (hit.json as { data: { runId: string } }).data.runId === small.forA.id);
+    if (!smallHit) throw new Error("no message for the small run");
+    expect(verify(toResponder.secret, smallHit)).toMatchObject({
+      data: { mine: "prospects", theirs: "customers", count: null },
+    });
+    expect(smallHit.body).toContain('"count":null');
+    expect(receiver.at("/overlap-starter")).toHaveLength(2);
+    expect(receiver.at("/overlap-other")).toEqual([]);
+    for (const [org, endpoint] of [
+      [starter, toStarter],
+      [responder, toResponder],
+      [starter, otherEvents],
+    ] as const) {
+      await t.app.inject({ method: "DELETE", url: `/api/webhooks/${endpoint.id}`, headers: org.headers });
+    }
   });
 });
 

@@ -16,6 +16,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/components/ui/toast";
 import { apiDownload, errorMessage } from "@/lib/api-client";
+import { saveFile } from "@/lib/save-file";
 
 /** The days the server exports (its 400 otherwise): the date picker offers no others. */
 const DAY_BOUNDS = { min: `${EXPORT_YEARS.first}-01-01`, max: `${EXPORT_YEARS.last}-12-31` };
@@ -25,16 +26,6 @@ const KINDS: { value: Kind; label: string }[] = [
   { value: "conversions", label: "Conversions" },
   { value: "clicks", label: "Clicks" },
 ];
-
-/** Saves a downloaded file under the server's name, through a link the page clicks for the user. */
-function save(blob: Blob, filename: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 /**
  * The overview's 'Export CSV' (CONTRACT §9): conversions or clicks, both directions, for UTC days
@@ -66,7 +57,7 @@ export function ExportCsvDialog({
     try {
       const query = new URLSearchParams({ from, to });
       const file = await apiDownload(`/api/exports/${kind}.csv?${query}`);
-      save(file.blob, file.filename ?? `${kind}-${from}-to-${to}.csv`);
+      saveFile(file.blob, file.filename ?? `${kind}-${from}-to-${to}.csv`);
       toast.success("Export downloaded");
       onOpenChange(false);
     } catch (failure) {

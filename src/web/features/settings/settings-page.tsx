@@ -25,7 +25,9 @@ const TABS = [
   { value: "notifications", label: "Notifications" },
   { value: "security-log", label: "Security log", adminOnly: true },
 ] as const;
-type SettingsTab = (typeof TABS)[number]["value"];
+type SettingsTab = string;
+/** A tab another feature brings, composed by the route (features never import each other). */
+export type ExtraSettingsTab = { value: string; label: string; adminOnly: true; panel: ReactNode };
 
 /** SPEC §2: the profile tab is also called general or organization. */
 const TAB_ALIASES: Record<string, SettingsTab> = { general: "profile", organization: "profile" };
@@ -36,7 +38,7 @@ function parseTab(value: string | null, shown: readonly { value: SettingsTab }[]
   return shown.find((tab) => tab.value === value)?.value ?? TAB_ALIASES[value] ?? "profile";
 }
 
-const PANELS: Record<SettingsTab, ReactNode> = {
+const PANELS: Record<(typeof TABS)[number]["value"], ReactNode> = {
   profile: <OrganizationProfile />,
   team: <TeamPanel />,
   install: <InstallPanel />,
@@ -52,11 +54,18 @@ const PANELS: Record<SettingsTab, ReactNode> = {
   "security-log": <SecurityLogPanel />,
 };
 
-export function SettingsPage() {
+export function SettingsPage({ extraTabs = [] }: { extraTabs?: readonly ExtraSettingsTab[] }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const { user } = useCurrentUser();
   const isAdmin = user?.role === "admin";
-  const shown = TABS.filter((tab) => !("adminOnly" in tab) || isAdmin);
+  // The security log stays last: the tabs other features bring come before it.
+  const own = TABS.map((tab) => ({ ...tab, panel: PANELS[tab.value] }));
+  const tabs: { value: string; label: string; adminOnly?: boolean; panel: ReactNode }[] = [
+    ...own.slice(0, -1),
+    ...extraTabs,
+    ...own.slice(-1),
+  ];
+  const shown = tabs.filter((tab) => !tab.adminOnly || isAdmin);
   const tab = parseTab(searchParams.get("tab"), shown);
 
   const selectTab = (value: string) =>
@@ -80,9 +89,9 @@ export function SettingsPage() {
             </TabsTrigger>
           ))}
         </TabsList>
-        {shown.map(({ value }) => (
+        {shown.map(({ value, panel }) => (
           <TabsContent key={value} value={value}>
-            {PANELS[value]}
+            {panel}
           </TabsContent>
         ))}
       </Tabs>

@@ -147,6 +147,7 @@ describe("Settings → API Keys & Webhooks: webhooks", { timeout: 20_000 }, () =
     await userEvent.click(dialog.getByRole("checkbox", { name: "conversion.created" }));
     await userEvent.click(dialog.getByRole("checkbox", { name: "conversion.refunded" }));
     await userEvent.click(dialog.getByRole("checkbox", { name: "relationship.created" }));
+    await userEvent.click(dialog.getByRole("checkbox", { name: "overlap.completed" }));
     await userEvent.click(dialog.getByRole("button", { name: "Add endpoint" }));
     expect(
       await dialog.findByText("Enter the endpoint's URL, starting with https:// or http://"),

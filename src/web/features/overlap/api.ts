@@ -1,0 +1,76 @@
+import type {
+  OverlapLevel,
+  OverlapPartner,
+  OverlapRun,
+  OverlapSettings,
+  OverlapSummary,
+} from "@shared/overlap";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { toast } from "@/components/ui/toast";
+import { apiRequest, errorMessage } from "@/lib/api-client";
+import { invalidateApiPaths } from "@/lib/query-client";
+
+export const OVERLAP_PATH = "/api/overlap";
+export const OVERLAP_AWAITING_PATH = "/api/overlap/runs?awaiting=true";
+export const partnerOverlapPath = (partnerId: string) =>
+  `/api/overlap/partners/${encodeURIComponent(partnerId)}`;
+
+export function useOverlapSettings() {
+  return useQuery<OverlapSettings>({ queryKey: [OVERLAP_PATH] });
+}
+
+export function useDiscoverable(enabled: boolean) {
+  return useQuery<{ organizations: { id: string; name: string; domain: string }[] }>({
+    queryKey: ["/api/overlap/discoverable"],
+    enabled,
+  });
+}
+
+export function useOverlapRuns() {
+  return useQuery<{ runs: OverlapRun[] }>({ queryKey: ["/api/overlap/runs"] });
+}
+
+/** Runs whose next step is this side's: polled while a page is open, and on focus. */
+export function useAwaitingRuns(enabled: boolean) {
+  return useQuery<{ runs: OverlapRun[] }>({
+    queryKey: [OVERLAP_AWAITING_PATH],
+    enabled,
+    refetchInterval: 15_000,
+  });
+}
+
+export function usePartnerOverlap(partnerId: string, enabled = true) {
+  return useQuery<OverlapPartner>({ queryKey: [partnerOverlapPath(partnerId)], enabled, retry: false });
+}
+
+export function useOverlapSummary(enabled: boolean) {
+  return useQuery<OverlapSummary>({ queryKey: ["/api/overlap/partners"], enabled });
+}
+
+export function useRefreshOverlap() {
+  const client = useQueryClient();
+  return () => invalidateApiPaths(client, OVERLAP_PATH);
+}
+
+export function useSetDiscovery() {
+  const refresh = useRefreshOverlap();
+  return useMutation({
+    mutationFn: (enabled: boolean) =>
+      apiRequest<OverlapSettings>("/api/overlap/discovery", { method: "PUT", body: { enabled } }),
+    onSuccess: (_data, enabled) => {
+      toast.success(enabled ? "Overlap discovery turned on" : "Overlap discovery turned off");
+      refresh();
+    },
+    onError: (error) => toast.error(errorMessage(error, "Failed to update overlap discovery")),
+  });
+}
+
+export function useUpdatePartnerOverlap(partnerId: string) {
+  const refresh = useRefreshOverlap();
+  return useMutation({
+    mutationFn: (body: { level?: OverlapLevel; consent?: boolean }) =>
+      apiRequest<OverlapPartner>(partnerOverlapPath(partnerId), { method: "PUT", body }),
+    onSuccess: () => refresh(),
+    onError: (error) => toast.error(errorMessage(error, "Failed to update sharing")),
+  });
+}
