@@ -453,3 +453,37 @@ describe("against probing and misuse", () => {
     expect(response.json().message).toMatch(/has no prospects list on Buddy yet$/);
   });
 });
+
+describe("suggestions among organizations open to discovery (CONTRACT §11)", () => {
+  it("puts the largest customer overlap first, with the count as the reason, and drops it on opting out", async () => {
+    const me = await createOrganization(t, "ovl-sugg-me");
+    const big = await createOrganization(t, "ovl-sugg-big");
+    const small = await createOrganization(t, "ovl-sugg-small");
+    for (const org of [me, big, small]) await overlapCall(t, org, "PUT", "/api/overlap/discovery", { enabled: true });
+    await declarePopulation(t, big, "customers", bDomains);
+    await declarePopulation(t, small, "customers", bDomains);
+    await runOverlap(t, sodium, side(me, aDomains), side(big, bDomains));
+    const fewer = [...common.slice(0, 20), ...domains("sugg-small-", 60)];
+    await runOverlap(t, sodium, side(me, aDomains), side(small, fewer));
+
+    const suggestions = async () =>
+      (
+        await overlapCall<{ suggestions: { targetOrg: { id: string }; reason: string | null }[] }>(
+          t,
+          me,
+          "GET",
+          `/api/ecosystem/suggestions?domain=${me.domain}`,
+        )
+      ).suggestions;
+    const first = await suggestions();
+    expect(first.slice(0, 2).map((s) => [s.targetOrg.id, s.reason])).toEqual([
+      [big.organizationId, "77 of your customers are ovl-sugg-big customers"],
+      [small.organizationId, "20 of your customers are ovl-sugg-small customers"],
+    ]);
+
+    await overlapCall(t, big, "PUT", "/api/overlap/discovery", { enabled: false });
+    const after = await suggestions();
+    expect(after.map((s) => s.targetOrg.id)).not.toContain(big.organizationId);
+    expect(after[0]?.targetOrg.id).toBe(small.organizationId);
+  });
+});

@@ -223,3 +223,42 @@ export async function discoverableOrganizations(db: DbOrTx, organizationId: stri
     .orderBy(organizations.name)
     .limit(200);
 }
+
+export type DiscoveryOverlap = { partnerId: string; name: string; domain: string; count: number };
+
+/**
+ * CONTRACT §11's suggestions: proven organizations that opted into discovery, as this one did,
+ * ordered by the latest customers × customers count with them (5 or more: a smaller count is
+ * never shown). Blocked pairs never appear.
+ */
+export async function discoveryOverlaps(db: DbOrTx, organizationId: string): Promise<DiscoveryOverlap[]> {
+  const result = await db.execute(sql`
+    select partner_id, o.name, o.domain, overlap_count from (
+      select distinct on (partner_id) partner_id, overlap_count
+      from (
+        select case when ${overlapRuns.starterId} = ${organizationId} then ${overlapRuns.responderId}
+            else ${overlapRuns.starterId} end as partner_id,
+          ${overlapRuns.overlapCount} as overlap_count, ${overlapRuns.completedAt} as completed_at
+        from ${overlapRuns}
+        where ${overlapRuns.status} = 'completed'
+          and ${overlapRuns.starterPopulation} = 'customers' and ${overlapRuns.responderPopulation} = 'customers'
+          and (${overlapRuns.starterId} = ${organizationId} or ${overlapRuns.responderId} = ${organizationId})
+      ) runs
+      order by partner_id, completed_at desc
+    ) latest
+    join ${organizations} o on o.id = latest.partner_id
+    join ${organizations} own on own.id = ${organizationId}
+    where latest.overlap_count >= ${OVERLAP_SMALLEST_SHOWN}
+      and o.overlap_discovery and o.domain_verified_at is not null
+      and own.overlap_discovery and own.domain_verified_at is not null
+      and latest.partner_id not in (${blockedOrganizationsSql(organizationId)})
+    order by latest.overlap_count desc, o.name`);
+  return rowsOf<{ partner_id: string; name: string; domain: string; overlap_count: number }>(result).map(
+    (row) => ({
+      partnerId: row.partner_id,
+      name: row.name,
+      domain: row.domain,
+      count: Number(row.overlap_count),
+    }),
+  );
+}

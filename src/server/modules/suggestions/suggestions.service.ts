@@ -1,8 +1,10 @@
-import type { SuggestionsResponse } from "@shared/suggestions";
-import { and, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { overlapSentence } from "@shared/overlap";
+import { CONFIDENCE, type SuggestionsResponse } from "@shared/suggestions";
+import { and, desc, eq, inArray, isNotNull, notInArray, or, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client";
 import { dismissedSuggestions, organizations, relationships } from "../../db/schema";
 import { findOrganizationByDomain, getOrganization } from "../organizations/organizations.service";
+import { type DiscoveryOverlap, discoveryOverlaps } from "../overlap/overlap.service";
 import { listRelationships } from "../relationships/relationships.service";
 import { suggestEcosystem } from "./suggestion-engine";
 
@@ -134,9 +136,66 @@ export async function dashboardSuggestions(
   const result = await runEngine(db, input, organizationId, excluded);
   if (options.force || !organization.suggestionsGeneratedAt)
     await storeSuggestions(db, organizationId, result);
+  const overlaps = (await discoveryOverlaps(db, organizationId)).filter(
+    (overlap) => !excluded.has(overlap.domain),
+  );
+  await storeOverlapSuggestions(db, organizationId, overlaps);
   // A stored suggestion whose company has since blocked us (or been blocked) is not shown.
   const stored = await listRelationships(db, organizationId, { status: "suggested", source: organization });
-  return { ...result, suggestions: stored.filter((s) => !excluded.has(s.targetOrg.domain)) };
+  // CONTRACT §11: the largest customer overlap first, then the engine's picks as stored.
+  const rank = new Map(overlaps.map((overlap, index) => [overlap.partnerId, index]));
+  const ordered = stored
+    .filter((s) => !excluded.has(s.targetOrg.domain))
+    .map((suggestion, index) => ({ suggestion, index, rank: rank.get(suggestion.targetOrg.id) }))
+    .sort(
+      (a, b) =>
+        (a.rank ?? Number.MAX_SAFE_INTEGER) - (b.rank ?? Number.MAX_SAFE_INTEGER) || a.index - b.index,
+    )
+    .map(({ suggestion }) => suggestion);
+  return { ...result, suggestions: ordered };
+}
+
+/**
+ * Organizations open to discovery that share 5 or more customers become suggestions of their own,
+ * the count as their reason; a company already suggested for another reason takes this one.
+ */
+async function storeOverlapSuggestions(db: DbOrTx, organizationId: string, overlaps: DiscoveryOverlap[]) {
+  // One that no longer qualifies (it left discovery, or the latest run found fewer) goes: its
+  // reason is the overlap sentence, which no engine reason reads like.
+  await db.delete(relationships).where(
+    and(
+      eq(relationships.sourceOrgId, organizationId),
+      eq(relationships.status, "suggested"),
+      sql`${relationships.reason} like ${`% of your customers are % customers`}`,
+      overlaps.length
+        ? notInArray(
+            relationships.targetOrgId,
+            overlaps.map((overlap) => overlap.partnerId),
+          )
+        : undefined,
+    ),
+  );
+  if (overlaps.length === 0) return;
+  await db
+    .insert(relationships)
+    .values(
+      overlaps.map((overlap) => ({
+        sourceOrgId: organizationId,
+        targetOrgId: overlap.partnerId,
+        type: "complement" as const,
+        status: "suggested" as const,
+        reason: overlapSentence(
+          { count: overlap.count, population: "customers", partnerPopulation: "customers" },
+          overlap.name,
+        ),
+        confidence: CONFIDENCE.directIntegration,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: [relationships.sourceOrgId, relationships.targetOrgId],
+      set: { reason: sql`excluded.reason`, confidence: sql`excluded.confidence`, type: sql`excluded.type` },
+      setWhere: sql`${relationships.status} = 'suggested'`,
+    });
 }
 
 async function storeSuggestions(

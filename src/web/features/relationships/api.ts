@@ -1,5 +1,6 @@
 import type { MessageResponse } from "@shared/auth";
 import { ORGANIZATION_SEARCH_MIN, type OrganizationSearchResult } from "@shared/organizations";
+import type { OverlapSummary } from "@shared/overlap";
 import type { AddRelationshipInput, Relationship, RelationshipType } from "@shared/relationships";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "@/components/ui/toast";
@@ -21,6 +22,14 @@ function relationshipPath(id: string): string {
 /** Every relationship of the caller except deleted ones; the pages pick type and status. */
 export function useRelationships() {
   return useQuery<Relationship[]>({ queryKey: [RELATIONSHIPS_PATH] });
+}
+
+/**
+ * The latest customer overlap with each partner (CONTRACT §11), for the Buddies list's sort; asked
+ * for admins only (account overlap is theirs).
+ */
+export function useCustomerOverlap(enabled: boolean) {
+  return useQuery<OverlapSummary>({ queryKey: ["/api/overlap/partners"], enabled, retry: false });
 }
 
 /** A Buddy's page: live, as its partnership strength moves with the pair's traffic and revenue. */

@@ -18,6 +18,8 @@ type RelationshipCardProps = {
   removeLabel: string;
   removing: boolean;
   onRemove: () => void;
+  /** The latest customer overlap in words ("38 shared customers"), when a run found it. */
+  overlap?: string;
 };
 
 /** One Buddy or competitor: logo, name, domain, category, status and notes, with its actions. */
@@ -28,6 +30,7 @@ export function RelationshipCard({
   removeLabel,
   removing,
   onRemove,
+  overlap,
 }: RelationshipCardProps) {
   const { targetOrg: org, notes, status } = relationship;
   const category = org.categoryName ?? org.category;
@@ -76,6 +79,7 @@ export function RelationshipCard({
         <div className="flex flex-wrap gap-2">
           {category ? <Badge variant="secondary">{category}</Badge> : null}
           {showStatus ? <StatusBadge status={status} /> : null}
+          {overlap ? <Badge variant="outline">{overlap}</Badge> : null}
         </div>
         {notes ? <p className="line-clamp-3 text-muted-foreground text-sm">{notes}</p> : null}
       </CardContent>

@@ -59,6 +59,47 @@ describe("Buddies and Block List pages", () => {
     expect(screen.getByText("No tools found matching your search.")).toBeInTheDocument();
   });
 
+  it("shows each Buddy's shared customers to an admin, and sorts by them", async () => {
+    const mailfastId = RELATIONSHIPS[0]?.targetOrg.id as string;
+    signedIn({
+      "GET /api/relationships": jsonResponse(200, RELATIONSHIPS),
+      "GET /api/overlap/partners": jsonResponse(200, {
+        partners: [
+          {
+            partnerId: mailfastId,
+            customers: null,
+            customersRun: true,
+            completedAt: "2026-11-20T10:00:00.000Z",
+          },
+          { partnerId: "o3", customers: 38, customersRun: true, completedAt: "2026-11-21T10:00:00.000Z" },
+        ],
+      }),
+    });
+    renderApp("/dashboard/tools");
+
+    const headings = async () =>
+      (await screen.findAllByTestId("relationship-card")).map(
+        (card) => within(card).getByRole("heading").textContent,
+      );
+    expect(await screen.findByText("38 shared customers")).toBeInTheDocument();
+    expect(screen.getByText("fewer than 5 shared customers")).toBeInTheDocument();
+    expect(await headings()).toEqual(["Mailfast", "Chatly"]);
+    await userEvent.selectOptions(screen.getByLabelText("Sort by"), "Shared customers");
+    expect(await headings()).toEqual(["Chatly", "Mailfast"]);
+  });
+
+  it("asks a member for no overlap (account overlap is for admins)", async () => {
+    setToken("token");
+    const fetchMock = stubFetch({
+      "GET /api/me": jsonResponse(200, { user: makeUser({ role: "member" }) }),
+      "GET /api/relationships": jsonResponse(200, RELATIONSHIPS),
+    });
+    renderApp("/dashboard/tools");
+    await screen.findAllByTestId("relationship-card");
+    expect(fetchCalls(fetchMock)).not.toContain("GET /api/overlap/partners");
+    expect(screen.queryByLabelText("Sort by")).not.toBeInTheDocument();
+  });
+
   it("shows the SPEC empty states", async () => {
     signedIn({ "GET /api/relationships": jsonResponse(200, []) });
     const { router } = renderApp("/dashboard/tools");
