@@ -459,7 +459,8 @@ describe("suggestions among organizations open to discovery (CONTRACT §11)", ()
     const me = await createOrganization(t, "ovl-sugg-me");
     const big = await createOrganization(t, "ovl-sugg-big");
     const small = await createOrganization(t, "ovl-sugg-small");
-    for (const org of [me, big, small]) await overlapCall(t, org, "PUT", "/api/overlap/discovery", { enabled: true });
+    for (const org of [me, big, small])
+      await overlapCall(t, org, "PUT", "/api/overlap/discovery", { enabled: true });
     await declarePopulation(t, big, "customers", bDomains);
     await declarePopulation(t, small, "customers", bDomains);
     await runOverlap(t, sodium, side(me, aDomains), side(big, bDomains));
