@@ -1,6 +1,13 @@
 import type { OverlapPopulation, OverlapRun, OverlapRunWork, OverlapSettings } from "@shared/overlap";
-import { answerRun, completeRun, type OverlapSodium, startRun } from "@shared/overlap-protocol";
+import {
+  answerRun,
+  completeRun,
+  OverlapProtocolError,
+  type OverlapSodium,
+  startRun,
+} from "@shared/overlap-protocol";
 import { apiRequest } from "@/lib/api-client";
+import { OverlapStepError } from "./overlap-errors";
 import { readList, readRun, saveList, saveRun } from "./overlap-store";
 
 /**
@@ -29,15 +36,13 @@ export async function keepList(organizationId: string, population: OverlapPopula
   return settings;
 }
 
-export class MissingListError extends Error {
-  constructor(readonly population: OverlapPopulation) {
-    super(`Your ${population} list is not in this browser: import it in Settings → Account overlap`);
-  }
-}
-
 async function listOf(organizationId: string, population: OverlapPopulation) {
   const list = await readList(organizationId, population);
-  if (!list) throw new MissingListError(population);
+  if (!list) {
+    throw new OverlapStepError(
+      `Your ${population} list is not in this browser: import it in Settings → Account overlap`,
+    );
+  }
   return list.domains;
 }
 
@@ -58,6 +63,15 @@ export async function startOverlapRun(
 
 /** Steps 2 and 3 for one run whose turn is this side's; answers the run as it stands after. */
 export async function takeTurn(organizationId: string, runId: string): Promise<OverlapRun> {
+  try {
+    return await step(organizationId, runId);
+  } catch (error) {
+    if (error instanceof OverlapProtocolError) throw new OverlapStepError(error.message);
+    throw error;
+  }
+}
+
+async function step(organizationId: string, runId: string): Promise<OverlapRun> {
   const [sodium, work] = await Promise.all([loadSodium(), apiRequest<OverlapRunWork>(runPath(runId))]);
   if (!work.started && work.status === "waiting") {
     const answered = answerRun(

@@ -20,6 +20,7 @@ import { apiRequest, errorMessage } from "@/lib/api-client";
 import { invalidateApiPaths } from "@/lib/query-client";
 import { saveFile } from "@/lib/save-file";
 import { OVERLAP_PATH, useDiscoverable, useOverlapRuns, useOverlapSettings, useSetDiscovery } from "./api";
+import { overlapErrorMessage } from "./overlap-errors";
 import { OverlapRunsTable } from "./overlap-runs-table";
 import { exportAll, importAll, readLists, removeList } from "./overlap-store";
 
@@ -103,7 +104,7 @@ function ListEditor({
         <Button size="sm" disabled={saving || !text.trim()} onClick={() => void save(text)}>
           {held ? `Replace ${label.toLowerCase()}` : `Save ${label.toLowerCase()}`}
         </Button>
-        <Label className="cursor-pointer rounded-md border px-3 py-1.5 text-sm font-medium hover:bg-muted">
+        <Label className="cursor-pointer rounded-md border px-3 py-1.5 font-medium text-sm focus-within:ring-[3px] focus-within:ring-ring/50 hover:bg-muted">
           Choose CSV file
           <input
             type="file"
@@ -144,7 +145,7 @@ function DeviceTransfer({ organizationId }: { organizationId: string }) {
       >
         Export lists and keys
       </Button>
-      <Label className="cursor-pointer rounded-md border px-3 py-1.5 text-sm font-medium hover:bg-muted">
+      <Label className="cursor-pointer rounded-md border px-3 py-1.5 font-medium text-sm focus-within:ring-[3px] focus-within:ring-ring/50 hover:bg-muted">
         Import on this device
         <input
           type="file"
@@ -158,7 +159,7 @@ function DeviceTransfer({ organizationId }: { organizationId: string }) {
               const lists = await importAll(organizationId, JSON.parse(await file.text()));
               toast.success(`Imported ${lists.length} ${lists.length === 1 ? "list" : "lists"}`);
             } catch (cause) {
-              toast.error(errorMessage(cause, "This is not a Buddy overlap export"));
+              toast.error(overlapErrorMessage(cause, "This is not a Buddy overlap export"));
             }
             await client.invalidateQueries({ queryKey: [LOCAL_LISTS] });
           }}
@@ -188,7 +189,7 @@ function Discovery({ organizationId }: { organizationId: string }) {
       });
       toast.success("Comparison started: it finishes when their admin next opens Buddy");
     } catch (cause) {
-      toast.error(errorMessage(cause, "Failed to start the comparison"));
+      toast.error(overlapErrorMessage(cause, "Failed to start the comparison"));
     } finally {
       setStarting(null);
       await invalidateApiPaths(client, OVERLAP_PATH);

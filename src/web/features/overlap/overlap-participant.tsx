@@ -8,6 +8,7 @@ import { apiRequest, errorMessage } from "@/lib/api-client";
 import { paths } from "@/lib/paths";
 import { invalidateApiPaths } from "@/lib/query-client";
 import { OVERLAP_PATH, partnerOverlapPath, useAwaitingRuns } from "./api";
+import { overlapErrorMessage } from "./overlap-errors";
 import { OVERLAP_SETTINGS_TAB } from "./overlap-links";
 
 /**
@@ -53,7 +54,7 @@ export function OverlapParticipant({ organizationId }: { organizationId: string 
     import("./overlap-engine")
       .then((engine) => engine.takeTurn(organizationId, next.id))
       .then(() => setProblem(null))
-      .catch((error: unknown) => setProblem(errorMessage(error, "Failed to compare account lists")))
+      .catch((error: unknown) => setProblem(overlapErrorMessage(error, "Failed to compare account lists")))
       .finally(() => {
         setBusy(null);
         void invalidateApiPaths(client, OVERLAP_PATH);

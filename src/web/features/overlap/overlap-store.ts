@@ -1,5 +1,6 @@
 import type { OverlapPopulation } from "@shared/overlap";
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
+import { OverlapStepError } from "./overlap-errors";
 
 /**
  * What only this browser holds (CONTRACT §11): the lists in the clear, and for each run the order
@@ -106,9 +107,11 @@ export async function importAll(organizationId: string, file: unknown): Promise<
     !Array.isArray(data.lists) ||
     !Array.isArray(data.runs)
   ) {
-    throw new Error("This is not a Buddy overlap export");
+    throw new OverlapStepError("This is not a Buddy overlap export");
   }
-  if (data.organizationId !== organizationId) throw new Error("This export belongs to another organization");
+  if (data.organizationId !== organizationId) {
+    throw new OverlapStepError("This export belongs to another organization");
+  }
   const db = await database();
   const tx = db.transaction(["lists", "runs"], "readwrite");
   for (const list of data.lists) {

@@ -17,11 +17,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Label } from "@/components/ui/label";
 import { NativeSelect } from "@/components/ui/native-select";
 import { toast } from "@/components/ui/toast";
-import { errorMessage } from "@/lib/api-client";
 import { paths } from "@/lib/paths";
 import { invalidateApiPaths } from "@/lib/query-client";
 import { saveFile } from "@/lib/save-file";
 import { OVERLAP_PATH, usePartnerOverlap, useUpdatePartnerOverlap } from "./api";
+import { overlapErrorMessage } from "./overlap-errors";
 import { OVERLAP_SETTINGS_TAB } from "./overlap-links";
 import { useLocalLists } from "./overlap-panel";
 
@@ -107,7 +107,7 @@ export function PartnerOverlapCard({
       });
       toast.success(`Comparison started: it finishes when an admin of ${partner.name} next opens Buddy`);
     } catch (error) {
-      toast.error(errorMessage(error, "Failed to start the comparison"));
+      toast.error(overlapErrorMessage(error, "Failed to start the comparison"));
     } finally {
       setStarting(false);
       await invalidateApiPaths(client, OVERLAP_PATH);
