@@ -207,21 +207,22 @@ const QUIET_WAIT_MAX_MS = 60_000;
 /**
  * Waits until the machine is quiet: the database still checkpointing after the last round, or
  * another tenant, would take CPU from whichever server is measured next and flatter or depress
- * its figure. Gives up after a minute (another tenant may never stop).
+ * its figure. Gives up after a minute (another tenant may never stop): false then.
  */
-export async function waitForQuiet(): Promise<void> {
+export async function waitForQuiet(): Promise<boolean> {
   const deadline = Date.now() + QUIET_WAIT_MAX_MS;
   let last = cpuTimes();
-  if (!last) return;
+  if (!last) return true;
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     const now = cpuTimes();
-    if (!now) return;
+    if (!now) return true;
     const share = (now.busy - last.busy) / Math.max(1, now.total - last.total);
     last = now;
-    if (share < QUIET_SHARE) return;
+    if (share < QUIET_SHARE) return true;
   }
   console.warn("bench: the machine did not become quiet within a minute; measuring anyway");
+  return false;
 }
 
 const median = (values: number[]) => {

@@ -1,8 +1,9 @@
 // `npm run bench`: loads the production server with autocannon from this process and measures a
 // bare Fastify baseline in the same run, so each figure is also a ratio that holds on a noisy
 // machine; then checks that every redirect and pixel answered is a stored row, and times the
-// overview's reads over a million seeded clicks. Runs on PostgreSQL (DATABASE_URL, or the local
-// server), then on PGlite. Exits 1 if a target is missed.
+// overview's reads over a million seeded clicks; and the other parts (webhooks, ledger, lifecycle,
+// and issue 39's account overlap through the API and in Chromium). Runs on PostgreSQL (DATABASE_URL,
+// or the local server), then on PGlite. Exits 1 if a target is missed.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -26,13 +27,16 @@ import { benchLedger } from "./ledger";
 import { benchLifecycle } from "./lifecycle";
 import { benchOverview } from "./metrics";
 import { SEEDED_CLICKS, SEEDED_CONVERSIONS, seedMetrics } from "./metrics-seed";
+import { benchBrowserBlinding, benchOverlap } from "./overlap";
 import { checkStoredClicks } from "./stored-clicks";
 import { benchTracking } from "./tracking";
 import { benchWebhooks } from "./webhooks";
 
 /** A shorter run while working on one part: BENCH_PARTS=tracking, BENCH_DATABASES=PostgreSQL. */
 const PARTS = new Set(
-  (process.env.BENCH_PARTS ?? "suggestions,tracking,overview,exports,webhooks,ledger,lifecycle").split(","),
+  (
+    process.env.BENCH_PARTS ?? "suggestions,tracking,overview,exports,webhooks,ledger,lifecycle,overlap"
+  ).split(","),
 );
 /** The parts of benchDatabase (its tracking load runs for any of them: the others build on it). */
 const DATABASE_PARTS = ["suggestions", "tracking", "overview", "exports"].some((part) => PARTS.has(part));
@@ -177,6 +181,28 @@ async function benchDatabase(database: "PostgreSQL" | "PGlite", databaseUrl: str
   }
 }
 
+/** Issue 39: the overlap run through the API, on a server and database of its own. */
+async function overlapOn(database: "PostgreSQL" | "PGlite", serverUrl: string | undefined) {
+  const scratch =
+    serverUrl === undefined ? null : await createScratchDatabase(serverUrl, "buddy_bench_overlap");
+  const dataDir = mkdtempSync(path.join(tmpdir(), "buddy-bench-overlap-"));
+  try {
+    const appSecret = randomBytes(32).toString("base64url");
+    const buddy = await startServer({ databaseUrl: scratch?.url, dataDir, appSecret });
+    try {
+      await benchOverlap(database, buddy);
+    } finally {
+      await buddy.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    await scratch?.drop();
+  }
+}
+
+/** Parts that need only the server built; the others build the web app too, as before. */
+const SERVER_ONLY_PARTS = new Set(["overlap"]);
+
 async function main() {
   pinLoadGenerator();
   console.log(
@@ -184,8 +210,9 @@ async function main() {
       ? `bench: servers on core ${cores.server}, the load generator on core ${cores.load}`
       : "bench: not pinned (no taskset or a single core); every process shares the machine",
   );
-  if (!existsSync("dist/server/main.js") || !existsSync("dist/web/index.html")) {
-    execFileSync("npm", ["run", "build"], { stdio: "inherit" });
+  const needsWeb = [...PARTS].some((part) => !SERVER_ONLY_PARTS.has(part));
+  if (!existsSync("dist/server/main.js") || (needsWeb && !existsSync("dist/web/index.html"))) {
+    execFileSync("npm", ["run", needsWeb ? "build" : "build:server"], { stdio: "inherit" });
   }
   if (DATABASES.has("PostgreSQL")) {
     const serverUrl = process.env.DATABASE_URL ?? LOCAL_POSTGRES;
@@ -203,11 +230,15 @@ async function main() {
     if (PARTS.has("ledger")) await benchLedger("PostgreSQL", serverUrl);
     // Issue 38: partitions and their drop under load; scratch databases of its own, 10⁷ clicks each.
     if (PARTS.has("lifecycle")) await benchLifecycle(serverUrl);
+    if (PARTS.has("overlap")) await overlapOn("PostgreSQL", serverUrl);
   }
   if (DATABASES.has("PGlite")) {
     if (DATABASE_PARTS) await benchDatabase("PGlite", undefined);
     if (PARTS.has("webhooks")) await benchWebhooks("PGlite", undefined);
+    if (PARTS.has("overlap")) await overlapOn("PGlite", undefined);
   }
+  // Issue 39: the browser's share of a run, in Chromium (no server, no database).
+  if (PARTS.has("overlap")) await benchBrowserBlinding();
   console.table(
     rows.map((r) => ({
       database: r.database,

@@ -39,6 +39,10 @@ export async function runOverlap(
   sodium: OverlapSodium,
   a: OverlapSide & { domains: string[]; population?: "customers" | "prospects" },
   b: OverlapSide & { domains: string[]; population?: "customers" | "prospects" },
+  options: {
+    /** Between B's answer and A's completion, while the server holds both sides' points. */
+    afterAnswer?: (step: { runId: string; answeredPoints: string[] }) => Promise<void>;
+  } = {},
 ) {
   const population = a.population ?? "customers";
   const partnerPopulation = b.population ?? "customers";
@@ -57,6 +61,7 @@ export async function runOverlap(
     doubled: answered.doubled,
     points: answered.points,
   });
+  await options.afterAnswer?.({ runId: run.id, answeredPoints: answered.points });
   const back = await overlapCall<OverlapRunWork>(t, a, "GET", `/api/overlap/runs/${run.id}`);
   const completed = completeRun(
     sodium,

@@ -1,9 +1,23 @@
 import { DEFAULT_OVERLAP_LEVEL, lowerLevel, OVERLAP_MESSAGES, type OverlapLevel } from "@shared/overlap";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { memberships, organizations, overlapPartnerSettings, relationships } from "../../db/schema";
+import { memberships, organizations, overlapPartnerSettings } from "../../db/schema";
 import { conflict, notFound } from "../../errors";
-import { isBlockedPair } from "../relationships/block-list";
+import { hasActiveRelationship, isBlockedPair } from "../relationships/block-list";
+
+const discoveryColumns = {
+  discovery: organizations.overlapDiscovery,
+  proven: sql<boolean>`${organizations.domainVerifiedAt} is not null`,
+};
+
+/** Whether an organization opted into discovery, and whether its domain is proven. */
+export async function discoveryOf(db: DbOrTx, organizationId: string) {
+  const [row] = await db
+    .select(discoveryColumns)
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  return row;
+}
 
 export type OverlapPartnerOrg = { id: string; name: string; domain: string };
 
@@ -23,8 +37,7 @@ export async function overlapPartner(
       id: organizations.id,
       name: organizations.name,
       domain: organizations.domain,
-      discovery: organizations.overlapDiscovery,
-      proven: sql<boolean>`${organizations.domainVerifiedAt} is not null`,
+      ...discoveryColumns,
     })
     .from(organizations)
     .where(eq(organizations.id, partnerId))
@@ -33,14 +46,8 @@ export async function overlapPartner(
     throw notFound("Organization not found");
   }
   if (await isBlockedPair(db, organizationId, partnerId)) throw notFound("Organization not found");
-  if (!(await areBuddies(db, organizationId, partnerId))) {
-    const [own] = await db
-      .select({
-        discovery: organizations.overlapDiscovery,
-        proven: sql<boolean>`${organizations.domainVerifiedAt} is not null`,
-      })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId));
+  if (!(await hasActiveRelationship(db, "complement", organizationId, partnerId))) {
+    const own = await discoveryOf(db, organizationId);
     if (!(own?.discovery && own.proven && partner.discovery && partner.proven)) {
       throw conflict(OVERLAP_MESSAGES.notEligible);
     }
@@ -54,24 +61,6 @@ async function isOnBuddy(db: DbOrTx, organizationId: string): Promise<boolean> {
     .select({ id: memberships.id })
     .from(memberships)
     .where(and(eq(memberships.organizationId, organizationId), eq(memberships.status, "active")))
-    .limit(1);
-  return Boolean(row);
-}
-
-async function areBuddies(db: DbOrTx, one: string, other: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: relationships.id })
-    .from(relationships)
-    .where(
-      and(
-        eq(relationships.type, "complement"),
-        eq(relationships.status, "active"),
-        or(
-          and(eq(relationships.sourceOrgId, one), eq(relationships.targetOrgId, other)),
-          and(eq(relationships.sourceOrgId, other), eq(relationships.targetOrgId, one)),
-        ),
-      ),
-    )
     .limit(1);
   return Boolean(row);
 }

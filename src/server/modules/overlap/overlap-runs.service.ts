@@ -1,4 +1,5 @@
 import {
+  DEFAULT_OVERLAP_LEVEL,
   lowerLevel,
   OVERLAP_MESSAGES,
   OVERLAP_POPULATION_LABELS,
@@ -80,15 +81,11 @@ export async function nextRunAt(db: DbOrTx, key: string, now = new Date()): Prom
   return latest ? new Date(latest.createdAt.getTime() + OVERLAP_RUN_INTERVAL_HOURS * HOUR_MS) : null;
 }
 
-async function consent(
-  tx: DbOrTx,
-  organizationId: string,
-  partnerId: string,
-  level: OverlapRun["level"] | "counts",
-) {
+/** Taking a step is consent to runs with this partner (asked once per partner, CONTRACT §11). */
+async function consent(tx: DbOrTx, organizationId: string, partnerId: string) {
   await tx
     .insert(overlapPartnerSettings)
-    .values({ organizationId, partnerId, level: level ?? "counts", consentedAt: new Date() })
+    .values({ organizationId, partnerId, level: DEFAULT_OVERLAP_LEVEL, consentedAt: new Date() })
     .onConflictDoUpdate({
       target: [overlapPartnerSettings.organizationId, overlapPartnerSettings.partnerId],
       set: { consentedAt: sql`coalesce(${overlapPartnerSettings.consentedAt}, now())` },
@@ -135,7 +132,7 @@ export async function startRun(db: Db, caller: OverlapCaller, input: StartRunInp
         },
       );
     }
-    await consent(tx, caller.organizationId, partner.id, "counts");
+    await consent(tx, caller.organizationId, partner.id);
     const [row] = await tx
       .insert(overlapRuns)
       .values({
@@ -247,7 +244,7 @@ export async function answerRun(
     const { partnerId, effective } = await currentLevel(tx, row, caller.organizationId);
     if (effective === "hidden") return cancel(tx, row.id);
     if (input.doubled.length !== pointCount(row.starterPoints)) throw conflict(OVERLAP_MESSAGES.wrongLength);
-    await consent(tx, caller.organizationId, partnerId, "counts");
+    await consent(tx, caller.organizationId, partnerId);
     const [updated] = await tx
       .update(overlapRuns)
       .set({

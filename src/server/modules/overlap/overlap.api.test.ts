@@ -57,6 +57,16 @@ async function setLevel(org: OverlapSide, partnerId: string, level: string) {
   return overlapCall<OverlapPartner>(t, org, "PUT", `/api/overlap/partners/${partnerId}`, { level });
 }
 
+/** A start the test expects refused: its answer, whatever the status. */
+function attemptStart(org: OverlapSide, payload: unknown) {
+  return t.app.inject({
+    method: "POST",
+    url: "/api/overlap/runs",
+    headers: org.headers,
+    payload: payload as object,
+  });
+}
+
 function startBody(partnerId: string, points = startRun(sodium, aDomains).points) {
   return { partnerId, population: "customers", partnerPopulation: "customers", points };
 }
@@ -143,12 +153,7 @@ describe("an overlap run between Buddies (CONTRACT §11)", () => {
   it("runs nothing while either side is Hidden, and a side going Hidden mid-run cancels it", async () => {
     const [a, b] = await buddies();
     await setLevel(b, a.organizationId, "hidden");
-    const refused = await t.app.inject({
-      method: "POST",
-      url: "/api/overlap/runs",
-      headers: a.headers,
-      payload: startBody(b.organizationId),
-    });
+    const refused = await attemptStart(a, startBody(b.organizationId));
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({ message: "Overlap runs are off between your organizations" });
 
@@ -190,20 +195,12 @@ describe("an overlap run between Buddies (CONTRACT §11)", () => {
     const [a, b] = await buddies();
     await declarePopulation(t, b, "prospects", bDomains);
     await overlapCall(t, a, "POST", "/api/overlap/runs", startBody(b.organizationId), 201);
-    const again = await t.app.inject({
-      method: "POST",
-      url: "/api/overlap/runs",
-      headers: a.headers,
-      payload: startBody(b.organizationId),
-    });
+    const again = await attemptStart(a, startBody(b.organizationId));
     expect(again.statusCode).toBe(429);
     expect(again.json().message).toMatch(/^These two lists were compared less than 24 hours ago/);
     // The same two lists started from the other side.
-    const reverse = await t.app.inject({
-      method: "POST",
-      url: "/api/overlap/runs",
-      headers: b.headers,
-      payload: { ...startBody(a.organizationId, startRun(sodium, bDomains).points) },
+    const reverse = await attemptStart(b, {
+      ...startBody(a.organizationId, startRun(sodium, bDomains).points),
     });
     expect(reverse.statusCode).toBe(429);
     // A's customers against B's prospects is another pair.
@@ -272,12 +269,7 @@ describe("against probing and misuse", () => {
       [[...points.slice(0, 59), 42], "Each point is 32 bytes in unpadded base64url"],
     ];
     for (const [list, message] of cases) {
-      const response = await t.app.inject({
-        method: "POST",
-        url: "/api/overlap/runs",
-        headers: a.headers,
-        payload: { ...startBody(b.organizationId), points: list },
-      });
+      const response = await attemptStart(a, { ...startBody(b.organizationId), points: list });
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json().message).toContain(message);
     }
@@ -289,12 +281,7 @@ describe("against probing and misuse", () => {
   it("answers a blocked pair exactly as an unknown organization: 404", async () => {
     const [a, b] = await buddies();
     await relate(t, b, a.organizationId, "competitor");
-    const unknown = await t.app.inject({
-      method: "POST",
-      url: "/api/overlap/runs",
-      headers: a.headers,
-      payload: startBody(crypto.randomUUID()),
-    });
+    const unknown = await attemptStart(a, startBody(crypto.randomUUID()));
     for (const [method, url, payload] of [
       ["POST", "/api/overlap/runs", startBody(b.organizationId)],
       ["GET", `/api/overlap/partners/${b.organizationId}`, undefined],
@@ -316,12 +303,7 @@ describe("against probing and misuse", () => {
     const a = await createOrganization(t, "ovl-disc-a");
     const b = await createOrganization(t, "ovl-disc-b");
     await declarePopulation(t, b, "customers", bDomains);
-    const notYet = await t.app.inject({
-      method: "POST",
-      url: "/api/overlap/runs",
-      headers: a.headers,
-      payload: startBody(b.organizationId),
-    });
+    const notYet = await attemptStart(a, startBody(b.organizationId));
     expect(notYet.statusCode).toBe(409);
     await overlapCall(t, a, "PUT", "/api/overlap/discovery", { enabled: true });
     const listed = await overlapCall<{ organizations: { id: string }[] }>(
@@ -344,12 +326,7 @@ describe("against probing and misuse", () => {
       .update(organizations)
       .set({ domainVerifiedAt: null })
       .where(eq(organizations.id, b.organizationId));
-    const unproven = await t.app.inject({
-      method: "POST",
-      url: "/api/overlap/runs",
-      headers: a.headers,
-      payload: startBody(b.organizationId),
-    });
+    const unproven = await attemptStart(a, startBody(b.organizationId));
     expect(unproven.statusCode).toBe(409);
     await t.database.db
       .update(organizations)
@@ -443,11 +420,9 @@ describe("against probing and misuse", () => {
 
   it("needs the partner's list to exist before a run starts", async () => {
     const [a, b] = await buddies();
-    const response = await t.app.inject({
-      method: "POST",
-      url: "/api/overlap/runs",
-      headers: a.headers,
-      payload: { ...startBody(b.organizationId), partnerPopulation: "prospects" },
+    const response = await attemptStart(a, {
+      ...startBody(b.organizationId),
+      partnerPopulation: "prospects",
     });
     expect(response.statusCode).toBe(409);
     expect(response.json().message).toMatch(/has no prospects list on Buddy yet$/);

@@ -8,7 +8,7 @@ import {
   type OverlapSettings,
   type OverlapSummary,
 } from "@shared/overlap";
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
 import { type Db, type DbOrTx, rowsOf } from "../../db/client";
 import {
   memberships,
@@ -19,7 +19,7 @@ import {
 } from "../../db/schema";
 import { blockedOrganizationsSql } from "../relationships/block-list";
 import { recordSecurityEvent } from "../security-log/security-log.service";
-import { overlapPartner, pairLevels } from "./overlap-pairs";
+import { discoveryOf, overlapPartner, pairLevels } from "./overlap-pairs";
 import { listRuns, nextRunAt, type OverlapCaller, pairKey } from "./overlap-runs.service";
 
 export async function overlapSettings(db: DbOrTx, organizationId: string): Promise<OverlapSettings> {
@@ -157,12 +157,9 @@ export async function partnerOverlap(
   };
 }
 
-/**
- * The latest customers × customers count with each partner, for the Buddies list's column and the
- * suggestions. Counts under 5 stay null, as everywhere.
- */
-export async function overlapSummary(db: DbOrTx, organizationId: string): Promise<OverlapSummary> {
-  const result = await db.execute(sql`
+/** The latest completed customers × customers run with each partner: partner_id, overlap_count, completed_at. */
+function latestCustomerRuns(organizationId: string): SQL {
+  return sql`
     select distinct on (partner_id) partner_id, overlap_count, completed_at
     from (
       select case when ${overlapRuns.starterId} = ${organizationId} then ${overlapRuns.responderId}
@@ -173,8 +170,17 @@ export async function overlapSummary(db: DbOrTx, organizationId: string): Promis
         and ${overlapRuns.starterPopulation} = 'customers' and ${overlapRuns.responderPopulation} = 'customers'
         and (${overlapRuns.starterId} = ${organizationId} or ${overlapRuns.responderId} = ${organizationId})
     ) runs
-    where partner_id not in (${blockedOrganizationsSql(organizationId)})
-    order by partner_id, completed_at desc`);
+    order by partner_id, completed_at desc`;
+}
+
+/**
+ * The latest customers × customers count with each partner, for the Buddies list's column and the
+ * suggestions. Counts under 5 stay null, as everywhere.
+ */
+export async function overlapSummary(db: DbOrTx, organizationId: string): Promise<OverlapSummary> {
+  const result = await db.execute(sql`
+    select partner_id, overlap_count, completed_at from (${latestCustomerRuns(organizationId)}) latest
+    where partner_id not in (${blockedOrganizationsSql(organizationId)})`);
   const list = rowsOf<{ partner_id: string; overlap_count: number | null; completed_at: Date | string }>(
     result,
   );
@@ -194,13 +200,7 @@ export async function overlapSummary(db: DbOrTx, organizationId: string): Promis
  * discovery, and not blocked either way. Only for an organization that opted in and is proven itself.
  */
 export async function discoverableOrganizations(db: DbOrTx, organizationId: string) {
-  const [own] = await db
-    .select({
-      discovery: organizations.overlapDiscovery,
-      proven: sql<boolean>`${organizations.domainVerifiedAt} is not null`,
-    })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
+  const own = await discoveryOf(db, organizationId);
   if (!own?.discovery || !own.proven) return [];
   return db
     .select({ id: organizations.id, name: organizations.name, domain: organizations.domain })
@@ -233,19 +233,7 @@ export type DiscoveryOverlap = { partnerId: string; name: string; domain: string
  */
 export async function discoveryOverlaps(db: DbOrTx, organizationId: string): Promise<DiscoveryOverlap[]> {
   const result = await db.execute(sql`
-    select partner_id, o.name, o.domain, overlap_count from (
-      select distinct on (partner_id) partner_id, overlap_count
-      from (
-        select case when ${overlapRuns.starterId} = ${organizationId} then ${overlapRuns.responderId}
-            else ${overlapRuns.starterId} end as partner_id,
-          ${overlapRuns.overlapCount} as overlap_count, ${overlapRuns.completedAt} as completed_at
-        from ${overlapRuns}
-        where ${overlapRuns.status} = 'completed'
-          and ${overlapRuns.starterPopulation} = 'customers' and ${overlapRuns.responderPopulation} = 'customers'
-          and (${overlapRuns.starterId} = ${organizationId} or ${overlapRuns.responderId} = ${organizationId})
-      ) runs
-      order by partner_id, completed_at desc
-    ) latest
+    select partner_id, o.name, o.domain, overlap_count from (${latestCustomerRuns(organizationId)}) latest
     join ${organizations} o on o.id = latest.partner_id
     join ${organizations} own on own.id = ${organizationId}
     where latest.overlap_count >= ${OVERLAP_SMALLEST_SHOWN}

@@ -23,13 +23,26 @@ export async function blockedOrganizationIds(db: DbOrTx, organizationId: string)
 }
 
 /** Whether either organization has the other on its block list (CONTRACT §4, both directions). */
-export async function isBlockedPair(db: DbOrTx, one: string, other: string): Promise<boolean> {
+export function isBlockedPair(db: DbOrTx, one: string, other: string): Promise<boolean> {
+  return hasActiveRelationship(db, "competitor", one, other);
+}
+
+/**
+ * Whether either organization has an active relationship of this type with the other: a block in
+ * either direction (competitor), or Buddies whichever side added the other (complement).
+ */
+export async function hasActiveRelationship(
+  db: DbOrTx,
+  type: "competitor" | "complement",
+  one: string,
+  other: string,
+): Promise<boolean> {
   const [row] = await db
     .select({ id: relationships.id })
     .from(relationships)
     .where(
       and(
-        eq(relationships.type, "competitor"),
+        eq(relationships.type, type),
         eq(relationships.status, "active"),
         or(
           and(eq(relationships.sourceOrgId, one), eq(relationships.targetOrgId, other)),

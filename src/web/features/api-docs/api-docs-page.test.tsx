@@ -121,6 +121,7 @@ describe("API Documentation page", { timeout: 15_000 }, () => {
       "conversion.created",
       "conversion.refunded",
       "relationship.created",
+      "overlap.completed",
       "webhook.test",
     ]);
     for (const [type, example] of Object.entries(examples)) {

@@ -1,6 +1,7 @@
 import type {
   OverlapLevel,
   OverlapPartner,
+  OverlapPopulation,
   OverlapRun,
   OverlapSettings,
   OverlapSummary,
@@ -9,6 +10,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "@/components/ui/toast";
 import { apiRequest, errorMessage } from "@/lib/api-client";
 import { invalidateApiPaths } from "@/lib/query-client";
+import { overlapErrorMessage } from "./overlap-errors";
 
 export const OVERLAP_PATH = "/api/overlap";
 export const OVERLAP_AWAITING_PATH = "/api/overlap/runs?awaiting=true";
@@ -72,5 +74,25 @@ export function useUpdatePartnerOverlap(partnerId: string) {
       apiRequest<OverlapPartner>(partnerOverlapPath(partnerId), { method: "PUT", body }),
     onSuccess: () => refresh(),
     onError: (error) => toast.error(errorMessage(error, "Failed to update sharing")),
+  });
+}
+
+export type Comparison = {
+  partnerId: string;
+  partnerName: string;
+  population: OverlapPopulation;
+  partnerPopulation: OverlapPopulation;
+};
+
+/** Step 1 from this browser: the protocol's code loads with the first comparison. */
+export function useStartComparison(organizationId: string) {
+  const refresh = useRefreshOverlap();
+  return useMutation({
+    mutationFn: async ({ partnerName: _, ...input }: Comparison) =>
+      (await import("./overlap-engine")).startOverlapRun(organizationId, input),
+    onSuccess: (_run, { partnerName }) =>
+      toast.success(`Comparison started: it finishes when an admin of ${partnerName} next opens Buddy`),
+    onError: (error) => toast.error(overlapErrorMessage(error, "Failed to start the comparison")),
+    onSettled: () => refresh(),
   });
 }

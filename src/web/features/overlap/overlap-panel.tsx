@@ -19,7 +19,15 @@ import { toast } from "@/components/ui/toast";
 import { apiRequest, errorMessage } from "@/lib/api-client";
 import { invalidateApiPaths } from "@/lib/query-client";
 import { saveFile } from "@/lib/save-file";
-import { OVERLAP_PATH, useDiscoverable, useOverlapRuns, useOverlapSettings, useSetDiscovery } from "./api";
+import {
+  OVERLAP_PATH,
+  useDiscoverable,
+  useOverlapRuns,
+  useOverlapSettings,
+  useSetDiscovery,
+  useStartComparison,
+} from "./api";
+import { FileTextPicker } from "./file-text-picker";
 import { overlapErrorMessage } from "./overlap-errors";
 import { OverlapRunsTable } from "./overlap-runs-table";
 import { exportAll, importAll, readLists, removeList } from "./overlap-store";
@@ -104,19 +112,7 @@ function ListEditor({
         <Button size="sm" disabled={saving || !text.trim()} onClick={() => void save(text)}>
           {held ? `Replace ${label.toLowerCase()}` : `Save ${label.toLowerCase()}`}
         </Button>
-        <Label className="cursor-pointer rounded-md border px-3 py-1.5 font-medium text-sm focus-within:ring-[3px] focus-within:ring-ring/50 hover:bg-muted">
-          Choose CSV file
-          <input
-            type="file"
-            accept=".csv,.txt,text/csv,text/plain"
-            className="sr-only"
-            onChange={async (event) => {
-              const file = event.target.files?.[0];
-              event.target.value = "";
-              if (file) await save(await file.text());
-            }}
-          />
-        </Label>
+        <FileTextPicker label="Choose CSV file" accept=".csv,.txt,text/csv,text/plain" onText={save} />
         {held ? (
           <Button size="sm" variant="ghost" onClick={() => void remove()}>
             Remove
@@ -145,26 +141,19 @@ function DeviceTransfer({ organizationId }: { organizationId: string }) {
       >
         Export lists and keys
       </Button>
-      <Label className="cursor-pointer rounded-md border px-3 py-1.5 font-medium text-sm focus-within:ring-[3px] focus-within:ring-ring/50 hover:bg-muted">
-        Import on this device
-        <input
-          type="file"
-          accept=".json,application/json"
-          className="sr-only"
-          onChange={async (event) => {
-            const file = event.target.files?.[0];
-            event.target.value = "";
-            if (!file) return;
-            try {
-              const lists = await importAll(organizationId, JSON.parse(await file.text()));
-              toast.success(`Imported ${lists.length} ${lists.length === 1 ? "list" : "lists"}`);
-            } catch (cause) {
-              toast.error(overlapErrorMessage(cause, "This is not a Buddy overlap export"));
-            }
-            await client.invalidateQueries({ queryKey: [LOCAL_LISTS] });
-          }}
-        />
-      </Label>
+      <FileTextPicker
+        label="Import on this device"
+        accept=".json,application/json"
+        onText={async (text) => {
+          try {
+            const lists = await importAll(organizationId, JSON.parse(text));
+            toast.success(`Imported ${lists.length} ${lists.length === 1 ? "list" : "lists"}`);
+          } catch (cause) {
+            toast.error(overlapErrorMessage(cause, "This is not a Buddy overlap export"));
+          }
+          await client.invalidateQueries({ queryKey: [LOCAL_LISTS] });
+        }}
+      />
     </div>
   );
 }
@@ -174,27 +163,8 @@ function Discovery({ organizationId }: { organizationId: string }) {
   const setDiscovery = useSetDiscovery();
   const enabled = settings.data?.discovery ?? false;
   const discoverable = useDiscoverable(enabled);
-  const client = useQueryClient();
-  const [starting, setStarting] = useState<string | null>(null);
+  const start = useStartComparison(organizationId);
   const switchId = useId();
-
-  async function compare(partnerId: string) {
-    setStarting(partnerId);
-    try {
-      const engine = await import("./overlap-engine");
-      await engine.startOverlapRun(organizationId, {
-        partnerId,
-        population: "customers",
-        partnerPopulation: "customers",
-      });
-      toast.success("Comparison started: it finishes when their admin next opens Buddy");
-    } catch (cause) {
-      toast.error(overlapErrorMessage(cause, "Failed to start the comparison"));
-    } finally {
-      setStarting(null);
-      await invalidateApiPaths(client, OVERLAP_PATH);
-    }
-  }
 
   return (
     <div className="grid gap-3">
@@ -224,8 +194,15 @@ function Discovery({ organizationId }: { organizationId: string }) {
                 <Button
                   size="sm"
                   variant="outline"
-                  disabled={starting !== null}
-                  onClick={() => void compare(organization.id)}
+                  disabled={start.isPending}
+                  onClick={() =>
+                    start.mutate({
+                      partnerId: organization.id,
+                      partnerName: organization.name,
+                      population: "customers",
+                      partnerPopulation: "customers",
+                    })
+                  }
                 >
                   Compare customers
                 </Button>

@@ -9,19 +9,16 @@ import {
   type OverlapRun,
   overlapSentence,
 } from "@shared/overlap";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Link } from "react-router";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { NativeSelect } from "@/components/ui/native-select";
-import { toast } from "@/components/ui/toast";
 import { paths } from "@/lib/paths";
-import { invalidateApiPaths } from "@/lib/query-client";
 import { saveFile } from "@/lib/save-file";
-import { OVERLAP_PATH, usePartnerOverlap, useUpdatePartnerOverlap } from "./api";
-import { overlapErrorMessage } from "./overlap-errors";
+import { usePartnerOverlap, useStartComparison, useUpdatePartnerOverlap } from "./api";
 import { OVERLAP_SETTINGS_TAB } from "./overlap-links";
 import { useLocalLists } from "./overlap-panel";
 
@@ -85,34 +82,15 @@ export function PartnerOverlapCard({
   const overlap = usePartnerOverlap(partnerId);
   const update = useUpdatePartnerOverlap(partnerId);
   const local = useLocalLists(organizationId);
-  const client = useQueryClient();
+  const start = useStartComparison(organizationId);
   const levelId = useId();
   const [mine, setMine] = useState<OverlapPopulation>("customers");
   const [theirs, setTheirs] = useState<OverlapPopulation>("customers");
-  const [starting, setStarting] = useState(false);
   if (!overlap.data) return null;
   const { partner, results, pending, partnerPopulations, nextRunAt, level, effectiveLevel } = overlap.data;
   const next = nextRunAt[`${mine}:${theirs}`];
   const held = local.data?.has(mine) ?? false;
   const latest = results[0];
-
-  async function compare() {
-    setStarting(true);
-    try {
-      const engine = await import("./overlap-engine");
-      await engine.startOverlapRun(organizationId, {
-        partnerId,
-        population: mine,
-        partnerPopulation: theirs,
-      });
-      toast.success(`Comparison started: it finishes when an admin of ${partner.name} next opens Buddy`);
-    } catch (error) {
-      toast.error(overlapErrorMessage(error, "Failed to start the comparison"));
-    } finally {
-      setStarting(false);
-      await invalidateApiPaths(client, OVERLAP_PATH);
-    }
-  }
 
   return (
     <Card data-testid="partner-overlap">
@@ -196,8 +174,15 @@ export function PartnerOverlapCard({
               ))}
             </NativeSelect>
             <Button
-              disabled={starting || !held || Boolean(next) || !partnerPopulations.includes(theirs)}
-              onClick={() => void compare()}
+              disabled={start.isPending || !held || Boolean(next) || !partnerPopulations.includes(theirs)}
+              onClick={() =>
+                start.mutate({
+                  partnerId,
+                  partnerName: partner.name,
+                  population: mine,
+                  partnerPopulation: theirs,
+                })
+              }
             >
               Compare lists
             </Button>
