@@ -155,7 +155,8 @@ export async function takeTurns(call, state, lists) {
       const points = blindDomains(scalar, order);
       state.runs[id] = { scalar: null, order };
       await state.save();
-      handled.push(await call("POST", `/api/overlap/runs/${id}/answer`, { doubled, points }));
+      const body = { doubled, points, level: work.stepLevel };
+      handled.push(await call("POST", `/api/overlap/runs/${id}/answer`, body));
     } else if (work.started && work.status === "answered") {
       // Step 3: a·(b·H(y)). You can count the overlap yourself, and check Buddy's count against it.
       const stored = state.runs[id];
@@ -163,7 +164,8 @@ export async function takeTurns(call, state, lists) {
       const doubled = blindPoints(stored.scalar, work.partnerPoints);
       const mine = new Set(doubled);
       const count = work.doubled.filter((point) => mine.has(point)).length;
-      const run = await call("POST", `/api/overlap/runs/${id}/complete`, { doubled: shuffled(doubled) });
+      const body = { doubled: shuffled(doubled), level: work.stepLevel };
+      const run = await call("POST", `/api/overlap/runs/${id}/complete`, body);
       state.runs[id] = { scalar: null, order: stored.order };
       await state.save();
       if (run.count !== (count >= SMALLEST_SHOWN ? count : null)) {

@@ -55,6 +55,7 @@ export const OVERLAP_MESSAGES = {
   runNotFound: "Overlap run not found",
   notYourTurn: "This run is not waiting for you",
   wrongLength: "Send one point for each point you received",
+  levelChanged: "Sharing changed while this step was taken: take it again",
   noPopulation: "Add this list first",
   fewerThan: `fewer than ${OVERLAP_SMALLEST_SHOWN}`,
 } as const;
@@ -112,16 +113,24 @@ export const overlapRunStartSchema = z.object({
   points: distinctPoints("points"),
 });
 
+/**
+ * The level the step followed (`stepLevel`): if sharing went lower meanwhile, an answer kept in
+ * order for Overlaps would say more than Counts allows, so the step is refused, to be taken again.
+ */
+const stepLevel = z.enum(["counts", "overlaps"], { error: "level must be counts or overlaps" }).optional();
+
 export const overlapRunAnswerSchema = z.object({
   /** b·(a·H(x)) for each received point: in their order for Overlaps, shuffled for Counts. */
   doubled: z.array(point, { error: "doubled must be a list of points" }).max(OVERLAP_MAX_DOMAINS),
   /** b·H(y) for each of the answering side's own domains. */
   points: distinctPoints("points"),
+  level: stepLevel,
 });
 
 export const overlapRunCompletionSchema = z.object({
   /** a·(b·H(y)) for each received point: in their order for Overlaps, shuffled for Counts. */
   doubled: z.array(point, { error: "doubled must be a list of points" }).max(OVERLAP_MAX_DOMAINS),
+  level: stepLevel,
 });
 
 export const overlapPopulationInfoSchema = z.object({

@@ -60,6 +60,7 @@ export async function runOverlap(
   await overlapCall(t, b, "POST", `/api/overlap/runs/${run.id}/answer`, {
     doubled: answered.doubled,
     points: answered.points,
+    level: work.stepLevel,
   });
   await options.afterAnswer?.({ runId: run.id, answeredPoints: answered.points });
   const back = await overlapCall<OverlapRunWork>(t, a, "GET", `/api/overlap/runs/${run.id}`);
@@ -71,6 +72,7 @@ export async function runOverlap(
   );
   const forA = await overlapCall<OverlapRun>(t, a, "POST", `/api/overlap/runs/${run.id}/complete`, {
     doubled: completed.doubled,
+    level: back.stepLevel,
   });
   const runsOfB = await overlapCall<{ runs: OverlapRun[] }>(t, b, "GET", "/api/overlap/runs");
   const forB = runsOfB.runs.find((entry) => entry.id === run.id);

@@ -226,7 +226,13 @@ export async function runWork(db: Db, organizationId: string, runId: string): Pr
   });
 }
 
-export type AnswerRunInput = { doubled: string[]; points: string[] };
+export type AnswerRunInput = { doubled: string[]; points: string[]; level?: StepLevel };
+type StepLevel = "counts" | "overlaps";
+
+/** A step taken for Overlaps while the level is now Counts kept an order it may no longer show. */
+function refuseStaleStep(followed: StepLevel | undefined, level: StepLevel) {
+  if (followed === "overlaps" && level === "counts") throw conflict(OVERLAP_MESSAGES.levelChanged);
+}
 
 /** Step 2: B's `b·(a·H(x))` and `b·H(y)`; A's own points are no longer needed and go. */
 export async function answerRun(
@@ -244,6 +250,7 @@ export async function answerRun(
     const { partnerId, effective } = await currentLevel(tx, row, caller.organizationId);
     if (effective === "hidden") return cancel(tx, row.id);
     if (input.doubled.length !== pointCount(row.starterPoints)) throw conflict(OVERLAP_MESSAGES.wrongLength);
+    refuseStaleStep(input.level, effective);
     await consent(tx, caller.organizationId, partnerId);
     const [updated] = await tx
       .update(overlapRuns)
@@ -278,7 +285,7 @@ export async function completeRun(
   db: Db,
   caller: OverlapCaller,
   runId: string,
-  input: { doubled: string[] },
+  input: { doubled: string[]; level?: StepLevel },
 ): Promise<OverlapRun> {
   const now = new Date();
   const outcome = await db.transaction(async (tx) => {
@@ -291,6 +298,7 @@ export async function completeRun(
     if (input.doubled.length !== pointCount(row.responderPoints))
       throw conflict(OVERLAP_MESSAGES.wrongLength);
     const level = effective === "overlaps" ? "overlaps" : "counts";
+    refuseStaleStep(input.level, level);
     const result = runResult(unpackPoints(row.responderDoubled), input.doubled, level);
     const [updated] = await tx
       .update(overlapRuns)

@@ -1,5 +1,5 @@
-import type { OverlapPartner, OverlapRun } from "@shared/overlap";
-import { startRun } from "@shared/overlap-protocol";
+import type { OverlapPartner, OverlapRun, OverlapRunWork } from "@shared/overlap";
+import { answerRun, startRun } from "@shared/overlap-protocol";
 import { eq, sql } from "drizzle-orm";
 import sodium from "libsodium-wrappers-sumo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -176,6 +176,47 @@ describe("an overlap run between Buddies (CONTRACT §11)", () => {
     expect(answered.statusCode, answered.body).toBe(409);
     const [row] = await t.database.db.select().from(overlapRuns).where(eq(overlapRuns.id, run.id));
     expect(row).toMatchObject({ status: "cancelled", starterPoints: null });
+  });
+
+  it("refuses an answer kept in order for Overlaps once the level went down to Counts meanwhile", async () => {
+    const [a, b] = await buddies();
+    await setLevel(a, b.organizationId, "overlaps");
+    await setLevel(b, a.organizationId, "overlaps");
+    const run = await overlapCall<OverlapRun>(
+      t,
+      a,
+      "POST",
+      "/api/overlap/runs",
+      startBody(b.organizationId),
+      201,
+    );
+    const work = await overlapCall<{ stepLevel: string }>(t, b, "GET", `/api/overlap/runs/${run.id}`);
+    expect(work.stepLevel).toBe("overlaps");
+    await setLevel(a, b.organizationId, "counts");
+    const stale = await t.app.inject({
+      method: "POST",
+      url: `/api/overlap/runs/${run.id}/answer`,
+      headers: b.headers,
+      payload: {
+        doubled: startRun(sodium, aDomains).points,
+        points: startRun(sodium, bDomains).points,
+        level: "overlaps",
+      },
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toEqual({ message: "Sharing changed while this step was taken: take it again" });
+    const [row] = await t.database.db.select().from(overlapRuns).where(eq(overlapRuns.id, run.id));
+    expect(row).toMatchObject({ status: "waiting", responderDoubled: null });
+    // Taken again at the level now in force, it counts only.
+    const again = await overlapCall<OverlapRunWork>(t, b, "GET", `/api/overlap/runs/${run.id}`);
+    expect(again.stepLevel).toBe("counts");
+    const answered = answerRun(sodium, bDomains, again.points ?? [], again.stepLevel);
+    const done = await overlapCall<OverlapRun>(t, b, "POST", `/api/overlap/runs/${run.id}/answer`, {
+      doubled: answered.doubled,
+      points: answered.points,
+      level: again.stepLevel,
+    });
+    expect(done).toMatchObject({ status: "answered", level: "counts" });
   });
 
   it("says fewer than 5 (count null, no matches) for a tiny overlap, even in Overlaps mode", async () => {

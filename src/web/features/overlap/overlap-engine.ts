@@ -83,7 +83,7 @@ async function step(organizationId: string, runId: string): Promise<OverlapRun> 
     await saveRun({ runId, organizationId, scalar: null, order: answered.order });
     return apiRequest<OverlapRun>(`${runPath(runId)}/answer`, {
       method: "POST",
-      body: { doubled: answered.doubled, points: answered.points },
+      body: { doubled: answered.doubled, points: answered.points, level: work.stepLevel },
     });
   }
   if (work.started && work.status === "answered") {
@@ -98,7 +98,7 @@ async function step(organizationId: string, runId: string): Promise<OverlapRun> 
     );
     const run = await apiRequest<OverlapRun>(`${runPath(runId)}/complete`, {
       method: "POST",
-      body: { doubled: completed.doubled },
+      body: { doubled: completed.doubled, level: work.stepLevel },
     });
     // The scalar has done its work: it goes, the order stays to read the shared accounts.
     await saveRun({ ...stored, scalar: null });
