@@ -10,7 +10,7 @@ export const NOTIFICATION_PREFERENCES = [
     key: "emailNotifications",
     label: "Email Notifications",
     description:
-      "A company adds you as a Buddy, your first lead and first revenue from each partner, a webhook endpoint failing, a colleague waiting for approval.",
+      "A company adds you as a Buddy, your first lead and first revenue from each partner, a partner asking to compare account lists, a webhook endpoint failing, a colleague waiting for approval.",
   },
   {
     key: "marketingEmails",

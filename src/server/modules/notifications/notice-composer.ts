@@ -7,6 +7,7 @@ import {
   competitorJoinedMail,
   firstConversionMail,
   memberPendingMail,
+  overlapRequestedMail,
   UNSUBSCRIBE_WHAT,
   webhookFailingMail,
   weeklyDigestMail,
@@ -99,6 +100,21 @@ export function noticeComposer(deps: { publicUrl: string; secret: string }): Mai
           ...common,
           competitorName: competitor.name,
           competitorDomain: competitor.domain,
+        });
+      }
+      case "overlap_requested": {
+        const [run] = rowsOf<{ name: string }>(
+          await db.execute(sql`select o.name from overlap_runs r join organizations o on o.id = r.starter_id
+            where r.id = ${notice.runId} and r.responder_id = ${notice.organizationId}
+              and r.status = 'waiting' and r.expires_at > now()`),
+        );
+        // Answered, cancelled or expired before the mail went: nothing to ask.
+        if (!run) return null;
+        return overlapRequestedMail(to, {
+          ...common,
+          partnerName: run.name,
+          population: notice.population,
+          partnerPopulation: notice.partnerPopulation,
         });
       }
       case "weekly_digest":

@@ -118,6 +118,26 @@ export function competitorJoinedMail(
   });
 }
 
+/**
+ * A partner started an account overlap run: an admin opening Buddy lets the browser take part
+ * (asked once per partner). The mail names the lists, never an account.
+ */
+export function overlapRequestedMail(
+  to: string,
+  c: Common & { partnerName: string; population: string; partnerPopulation: string },
+): MailMessage {
+  return renderMail(to, {
+    subject: `${c.partnerName} asks to compare account lists with ${c.organizationName}`,
+    heading: `${c.partnerName} asks to compare account lists`,
+    paragraphs: [
+      `${c.partnerName} wants to know how many of its ${c.partnerPopulation} are among your ${c.population}. Open Buddy as an admin of ${c.organizationName} and your browser takes part, once you agree.`,
+      "Each side blinds its own list in its browser: Buddy never sees either list, and you both learn only how many accounts you share. The request expires after 7 days.",
+    ],
+    action: { label: "Open Buddy", url: `${c.publicUrl}/dashboard` },
+    unsubscribe: c.unsubscribe,
+  });
+}
+
 function digestLine(partner: DigestPartner): string {
   const side = (clicks: number, leads: number, revenue: MoneyTotal[]) =>
     [plural(clicks, "click"), plural(leads, "lead"), ...(revenue.length ? [totals(revenue)] : [])].join(", ");

@@ -34,6 +34,15 @@ export type Notice =
   | { type: "member_pending"; organizationId: string; applicant: string }
   /** `competitorId` joined Buddy in the organization's own category. */
   | { type: "competitor_joined"; organizationId: string; competitorId: string }
+  /** `partnerId` started an account overlap run (CONTRACT §11): the admins' browsers take part. */
+  | {
+      type: "overlap_requested";
+      organizationId: string;
+      partnerId: string;
+      runId: string;
+      population: "customers" | "prospects";
+      partnerPopulation: "customers" | "prospects";
+    }
   /** The week starting `week` (a Monday, YYYY-MM-DD) before the digest's Monday, per partner. */
   | { type: "weekly_digest"; organizationId: string; week: string; partners: DigestPartner[] };
 
@@ -46,11 +55,16 @@ export const NOTICE_PREFERENCE: Record<NoticeType, NotificationPreference> = {
   webhook_failing: "emailNotifications",
   member_pending: "emailNotifications",
   competitor_joined: "newCompetitorAlerts",
+  overlap_requested: "emailNotifications",
   weekly_digest: "weeklyDigest",
 };
 
 /** Notices about the organization's settings go to its admins only; the others to every member. */
-export const ADMINS_ONLY: ReadonlySet<NoticeType> = new Set(["webhook_failing", "member_pending"]);
+export const ADMINS_ONLY: ReadonlySet<NoticeType> = new Set([
+  "webhook_failing",
+  "member_pending",
+  "overlap_requested",
+]);
 
 /**
  * The mail jobs of a notice (an SQL jsonb value per row of `from`), one per active member of

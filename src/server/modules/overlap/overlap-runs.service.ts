@@ -15,6 +15,7 @@ import { and, desc, eq, gt, inArray, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import { overlapPartnerSettings, overlapPopulations, overlapRuns } from "../../db/schema";
 import { AppError, conflict, notFound } from "../../errors";
+import { queueNotice } from "../notifications/notices";
 import { recordSecurityEvent, type SecurityActor } from "../security-log/security-log.service";
 import { queueOverlapCompleted } from "../webhooks/webhook-events";
 import { organizationNames, overlapPartner, pairLevels } from "./overlap-pairs";
@@ -149,6 +150,14 @@ export async function startRun(db: Db, caller: OverlapCaller, input: StartRunInp
       })
       .returning();
     if (!row) throw new Error("The run was not stored");
+    await queueNotice(tx, {
+      type: "overlap_requested",
+      organizationId: partner.id,
+      partnerId: caller.organizationId,
+      runId: row.id,
+      population: input.partnerPopulation,
+      partnerPopulation: input.population,
+    });
     await recordSecurityEvent(tx, caller, {
       action: "overlap_run_started",
       organizationId: caller.organizationId,

@@ -286,6 +286,21 @@ describe("an overlap run between Buddies (CONTRACT §11)", () => {
     expect(row).toMatchObject({ status: "expired", starterPoints: null });
   });
 
+  it("asks the partner's admins by mail, with its one-click unsubscribe, and not its members", async () => {
+    const [a, b] = await buddies();
+    const member = await addMember(t, b.organizationId, "member");
+    await overlapCall(t, a, "POST", "/api/overlap/runs", startBody(b.organizationId), 201);
+    await t.app.outbox.drain();
+    const subject = `ovl-a${pairs} asks to compare account lists with ovl-b${pairs}`;
+    const mails = t.mail.messages.filter((mail) => mail.subject === subject);
+    expect(mails.map((mail) => mail.to)).toEqual([b.email.toLowerCase()]);
+    expect(mails[0]?.text).toContain("how many of its customers are among your customers");
+    expect(mails[0]?.headers["list-unsubscribe"]).toMatch(/\/api\/notifications\/unsubscribe\?token=/);
+    expect(
+      t.mail.messages.filter((mail) => mail.to === member.email.toLowerCase() && mail.subject === subject),
+    ).toEqual([]);
+  });
+
   it("works with an API key, the organization's own server taking the starting side", async () => {
     const [a, b] = await buddies();
     const { key } = await createApiKey(t, a);

@@ -264,6 +264,8 @@ export async function overlapRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const run = await startRun(db, overlapCaller(request), request.body);
+      // The partner's admins are asked by mail (when they want such mails).
+      app.outbox.wake();
       return reply.code(201).send(run);
     },
   );
