@@ -333,7 +333,7 @@ export const overlapCompletedMessageSchema = webhookMessage(
       .number()
       .int()
       .nullable()
-      .describe("How many accounts both lists hold; `null` when fewer than 5 (CONTRACT §11)."),
+      .describe("How many accounts both lists hold; `null` when fewer than 5."),
     occurredAt: occurredAt("When the run finished (ISO 8601, UTC)."),
   },
   {

@@ -199,6 +199,7 @@ test("the webhooks screen, its dialogs, the deliveries drawer and the docs read 
     await dialog.getByRole("checkbox", { name: "conversion.created" }).click();
     await dialog.getByRole("checkbox", { name: "conversion.refunded" }).click();
     await dialog.getByRole("checkbox", { name: "relationship.created" }).click();
+    await dialog.getByRole("checkbox", { name: "overlap.completed" }).click();
     await dialog.getByRole("button", { name: "Add endpoint" }).click();
     await expect(dialog.getByText("Choose at least one event")).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath("webhooks-add-dialog-390.png") });
@@ -206,16 +207,16 @@ test("the webhooks screen, its dialogs, the deliveries drawer and the docs read 
 
     await page.goto("/dashboard/api-docs?tab=webhooks");
     await expect(page.getByRole("tab", { name: "Webhooks & Exports", selected: true })).toBeVisible();
-    await expect(page.getByTestId("webhook-event")).toHaveCount(4);
+    await expect(page.getByTestId("webhook-event")).toHaveCount(5);
     await expectNoSidewaysScroll(page);
     // Card by card: a whole page of docs is too tall to read in one picture.
     const cards = page.locator(
       "[data-testid=webhooks-guide], [data-testid=webhook-event], [data-testid=webhook-signatures], [data-testid=webhook-retries], [data-testid=exports-guide]",
     );
-    await expect(cards).toHaveCount(8);
+    await expect(cards).toHaveCount(9);
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      for (let index = 0; index < 7; index++) {
+      for (let index = 0; index < 8; index++) {
         await cards
           .nth(index)
           .screenshot({ path: testInfo.outputPath(`api-docs-webhooks-${width}-${index}.png`) });
