@@ -11,11 +11,12 @@ import {
   type OverlapRunWork,
 } from "@shared/overlap";
 import { runResult } from "@shared/overlap-protocol";
-import { and, desc, eq, gt, inArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import { overlapPartnerSettings, overlapPopulations, overlapRuns } from "../../db/schema";
 import { AppError, conflict, notFound } from "../../errors";
 import { queueNotice } from "../notifications/notices";
+import { blockedOrganizationsSql } from "../relationships/block-list";
 import { recordSecurityEvent, type SecurityActor } from "../security-log/security-log.service";
 import { queueOverlapCompleted } from "../webhooks/webhook-events";
 import { organizationNames, overlapPartner, pairLevels } from "./overlap-pairs";
@@ -27,6 +28,12 @@ export type OverlapCaller = SecurityActor & { organizationId: string };
 type RunRow = typeof overlapRuns.$inferSelect;
 const IN_FLIGHT = ["waiting", "answered"] as const;
 const HOUR_MS = 3_600_000;
+
+/** A run's other side, seen from `organizationId`, as an SQL expression. */
+export function runPartner(organizationId: string): SQL {
+  return sql`(case when ${overlapRuns.starterId} = ${organizationId} then ${overlapRuns.responderId}
+    else ${overlapRuns.starterId} end)`;
+}
 
 /** One key for a pair of lists, whoever starts: `org:population` of both sides, sorted. */
 export function pairKey(one: string, onePopulation: string, other: string, otherPopulation: string) {
@@ -339,13 +346,15 @@ export async function listRuns(
 ) {
   const now = new Date();
   const own = or(eq(overlapRuns.starterId, organizationId), eq(overlapRuns.responderId, organizationId));
+  // A partner that blocks this organization, or that it blocks, is hidden here too (CONTRACT §4).
+  const notBlocked = sql`${runPartner(organizationId)} not in (${blockedOrganizationsSql(organizationId)})`;
   const withPartner = options.partnerId
     ? or(eq(overlapRuns.starterId, options.partnerId), eq(overlapRuns.responderId, options.partnerId))
     : undefined;
   const rows = await db
     .select()
     .from(overlapRuns)
-    .where(and(own, withPartner))
+    .where(and(own, withPartner, notBlocked))
     .orderBy(desc(overlapRuns.createdAt))
     .limit(options.limit ?? 100);
   const names = await organizationNames(
@@ -369,6 +378,7 @@ export async function runsAwaiting(db: DbOrTx, organizationId: string): Promise<
           and(eq(overlapRuns.responderId, organizationId), eq(overlapRuns.status, "waiting")),
           and(eq(overlapRuns.starterId, organizationId), eq(overlapRuns.status, "answered")),
         ),
+        sql`${runPartner(organizationId)} not in (${blockedOrganizationsSql(organizationId)})`,
       ),
     )
     .orderBy(overlapRuns.createdAt)

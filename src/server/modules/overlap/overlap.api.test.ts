@@ -336,7 +336,22 @@ describe("against probing and misuse", () => {
 
   it("answers a blocked pair exactly as an unknown organization: 404", async () => {
     const [a, b] = await buddies();
+    const before = await overlapCall<OverlapRun>(
+      t,
+      a,
+      "POST",
+      "/api/overlap/runs",
+      startBody(b.organizationId),
+      201,
+    );
     await relate(t, b, a.organizationId, "competitor");
+    // Its runs go out of sight on both sides, as the partner does.
+    const runsOf = async (org: Org, query = "") =>
+      (await overlapCall<{ runs: OverlapRun[] }>(t, org, "GET", `/api/overlap/runs${query}`)).runs.map(
+        (r) => r.id,
+      );
+    expect(await runsOf(a)).not.toContain(before.id);
+    expect(await runsOf(b, "?awaiting=true")).not.toContain(before.id);
     const unknown = await attemptStart(a, startBody(crypto.randomUUID()));
     for (const [method, url, payload] of [
       ["POST", "/api/overlap/runs", startBody(b.organizationId)],

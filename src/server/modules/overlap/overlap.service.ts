@@ -20,7 +20,7 @@ import {
 import { blockedOrganizationsSql } from "../relationships/block-list";
 import { recordSecurityEvent } from "../security-log/security-log.service";
 import { discoveryOf, overlapPartner, pairLevels } from "./overlap-pairs";
-import { listRuns, nextRunAt, type OverlapCaller, pairKey } from "./overlap-runs.service";
+import { listRuns, nextRunAt, type OverlapCaller, pairKey, runPartner } from "./overlap-runs.service";
 
 export async function overlapSettings(db: DbOrTx, organizationId: string): Promise<OverlapSettings> {
   const [own] = await db
@@ -162,8 +162,7 @@ function latestCustomerRuns(organizationId: string): SQL {
   return sql`
     select distinct on (partner_id) partner_id, overlap_count, completed_at
     from (
-      select case when ${overlapRuns.starterId} = ${organizationId} then ${overlapRuns.responderId}
-          else ${overlapRuns.starterId} end as partner_id,
+      select ${runPartner(organizationId)} as partner_id,
         ${overlapRuns.overlapCount} as overlap_count, ${overlapRuns.completedAt} as completed_at
       from ${overlapRuns}
       where ${overlapRuns.status} = 'completed'
