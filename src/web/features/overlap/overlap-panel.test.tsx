@@ -19,6 +19,7 @@ describe("Settings → Account overlap", () => {
       "GET /api/overlap": jsonResponse(200, settings),
       "GET /api/overlap/runs": jsonResponse(200, { runs: [] }),
       "PUT /api/overlap/populations/customers": jsonResponse(200, settings),
+      "DELETE /api/overlap/populations/customers": jsonResponse(200, settings),
     });
     renderWithProviders(<OverlapPanel organizationId="org-panel" />);
     const customers = await screen.findByTestId("overlap-list-customers");
@@ -41,5 +42,11 @@ describe("Settings → Account overlap", () => {
     const stored = await readList("org-panel", "customers");
     expect(stored?.domains).toHaveLength(60);
     expect(stored?.domains[0]).toBe("account0.com");
+
+    // Removed: Buddy is told first, then the browser forgets the list.
+    await userEvent.click(within(customers).getByRole("button", { name: "Remove" }));
+    expect(await within(customers).findByText("Not in this browser")).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === "DELETE")).toBe(true);
+    expect(await readList("org-panel", "customers")).toBeUndefined();
   });
 });

@@ -83,9 +83,15 @@ function ListEditor({
     }
   }
 
+  // Buddy first: partners stop starting runs against a list this browser no longer answers for.
   async function remove() {
-    await apiRequest(`/api/overlap/populations/${population}`, { method: "DELETE" }).catch(() => undefined);
-    await removeList(organizationId, population);
+    try {
+      await apiRequest(`/api/overlap/populations/${population}`, { method: "DELETE" });
+      await removeList(organizationId, population);
+      toast.success(`${label} removed`);
+    } catch (cause) {
+      toast.error(errorMessage(cause, "Failed to remove the list"));
+    }
     await client.invalidateQueries({ queryKey: [LOCAL_LISTS] });
     await invalidateApiPaths(client, OVERLAP_PATH);
   }
