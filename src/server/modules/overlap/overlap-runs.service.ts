@@ -73,20 +73,27 @@ export function toRun(
   };
 }
 
-/** When a run of this pair of lists may next start: 24 h after the latest one, or now. */
-export async function nextRunAt(db: DbOrTx, key: string, now = new Date()): Promise<Date | null> {
-  const [latest] = await db
-    .select({ createdAt: overlapRuns.createdAt })
+/**
+ * When a run of each of these pairs of lists may next start: 24 h after its latest one. A pair
+ * that may run now is absent. One statement for any number of pairs.
+ */
+export async function nextRunsAt(db: DbOrTx, keys: string[], now = new Date()): Promise<Map<string, Date>> {
+  const rows = await db
+    .select({ key: overlapRuns.pairKey, latest: sql<string>`max(${overlapRuns.createdAt})` })
     .from(overlapRuns)
     .where(
       and(
-        eq(overlapRuns.pairKey, key),
+        inArray(overlapRuns.pairKey, keys),
         gt(overlapRuns.createdAt, new Date(now.getTime() - OVERLAP_RUN_INTERVAL_HOURS * HOUR_MS)),
       ),
     )
-    .orderBy(desc(overlapRuns.createdAt))
-    .limit(1);
-  return latest ? new Date(latest.createdAt.getTime() + OVERLAP_RUN_INTERVAL_HOURS * HOUR_MS) : null;
+    .groupBy(overlapRuns.pairKey);
+  return new Map(
+    rows.map((row) => [
+      row.key,
+      new Date(new Date(row.latest).getTime() + OVERLAP_RUN_INTERVAL_HOURS * HOUR_MS),
+    ]),
+  );
 }
 
 /** Taking a step is consent to runs with this partner (asked once per partner, CONTRACT §11). */
@@ -130,7 +137,7 @@ export async function startRun(db: Db, caller: OverlapCaller, input: StartRunInp
     // Two starts of the same pair at once (either side, any instance) queue here: one run wins.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('overlap_runs'), hashtext(${key}))`);
     const now = new Date();
-    const next = await nextRunAt(tx, key, now);
+    const next = (await nextRunsAt(tx, [key], now)).get(key);
     if (next) {
       throw new AppError(
         429,
@@ -174,9 +181,18 @@ export async function startRun(db: Db, caller: OverlapCaller, input: StartRunInp
   });
 }
 
-/** A run of this organization, locked for its next step; expired or someone else's is not found. */
-async function lockedRun(tx: DbOrTx, organizationId: string, runId: string, now: Date): Promise<RunRow> {
-  const [row] = await tx
+/**
+ * A run of this organization (someone else's is not found, an expired one refused), locked when
+ * the caller is about to take its step; a read of the work to do takes no lock.
+ */
+async function ownRun(
+  tx: DbOrTx,
+  organizationId: string,
+  runId: string,
+  now: Date,
+  lock: "for step" | "read",
+): Promise<RunRow> {
+  const query = tx
     .select()
     .from(overlapRuns)
     .where(
@@ -184,8 +200,8 @@ async function lockedRun(tx: DbOrTx, organizationId: string, runId: string, now:
         eq(overlapRuns.id, runId),
         or(eq(overlapRuns.starterId, organizationId), eq(overlapRuns.responderId, organizationId)),
       ),
-    )
-    .for("update");
+    );
+  const [row] = lock === "for step" ? await query.for("update") : await query;
   if (!row) throw notFound(OVERLAP_MESSAGES.runNotFound);
   if (statusOf(row, now) !== row.status) throw conflict("This run expired");
   return row;
@@ -223,23 +239,21 @@ async function currentLevel(tx: DbOrTx, row: RunRow, organizationId: string) {
 }
 
 /** What this side's next step needs: the points to blind again, and how (CONTRACT §11). */
-export async function runWork(db: Db, organizationId: string, runId: string): Promise<OverlapRunWork> {
+export async function runWork(db: DbOrTx, organizationId: string, runId: string): Promise<OverlapRunWork> {
   const now = new Date();
-  return db.transaction(async (tx) => {
-    const row = await lockedRun(tx, organizationId, runId, now);
-    const { partnerId, effective } = await currentLevel(tx, row, organizationId);
-    const names = await organizationNames(tx, [partnerId]);
-    const run = toRun(row, organizationId, names, now);
-    const mine = row.starterId === organizationId;
-    const stepLevel = effective === "overlaps" ? "overlaps" : "counts";
-    return {
-      ...run,
-      stepLevel,
-      points: !mine && row.status === "waiting" ? unpackPoints(row.starterPoints) : null,
-      doubled: mine && row.status === "answered" ? unpackPoints(row.responderDoubled) : null,
-      partnerPoints: mine && row.status === "answered" ? unpackPoints(row.responderPoints) : null,
-    };
-  });
+  const row = await ownRun(db, organizationId, runId, now, "read");
+  const { partnerId, effective } = await currentLevel(db, row, organizationId);
+  const names = await organizationNames(db, [partnerId]);
+  const run = toRun(row, organizationId, names, now);
+  const mine = row.starterId === organizationId;
+  const stepLevel = effective === "overlaps" ? "overlaps" : "counts";
+  return {
+    ...run,
+    stepLevel,
+    points: !mine && row.status === "waiting" ? unpackPoints(row.starterPoints) : null,
+    doubled: mine && row.status === "answered" ? unpackPoints(row.responderDoubled) : null,
+    partnerPoints: mine && row.status === "answered" ? unpackPoints(row.responderPoints) : null,
+  };
 }
 
 export type AnswerRunInput = { doubled: string[]; points: string[]; level?: StepLevel };
@@ -259,7 +273,7 @@ export async function answerRun(
 ): Promise<OverlapRun> {
   const now = new Date();
   const outcome = await db.transaction(async (tx) => {
-    const row = await lockedRun(tx, caller.organizationId, runId, now);
+    const row = await ownRun(tx, caller.organizationId, runId, now, "for step");
     if (row.responderId !== caller.organizationId || row.status !== "waiting") {
       throw conflict(OVERLAP_MESSAGES.notYourTurn);
     }
@@ -305,7 +319,7 @@ export async function completeRun(
 ): Promise<OverlapRun> {
   const now = new Date();
   const outcome = await db.transaction(async (tx) => {
-    const row = await lockedRun(tx, caller.organizationId, runId, now);
+    const row = await ownRun(tx, caller.organizationId, runId, now, "for step");
     if (row.starterId !== caller.organizationId || row.status !== "answered") {
       throw conflict(OVERLAP_MESSAGES.notYourTurn);
     }

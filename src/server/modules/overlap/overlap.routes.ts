@@ -66,7 +66,13 @@ const errors = {
 const RUN_BODY_LIMIT = 2 * OVERLAP_MAX_DOMAINS * 46 + 64 * 1024;
 const access = { access: "adminOrApiKey" as const, securityHeaders: "api" as const };
 const security: Record<string, string[]>[] = [{ apiKey: [] }, { bearer: [] }];
-const tags = [API_TAGS.overlap];
+/** Every route's place in the public API reference: the tag, the two ways in, its name and line. */
+const documented = (operationId: string, summary: string) => ({
+  tags: [API_TAGS.overlap],
+  security,
+  operationId,
+  summary,
+});
 
 /**
  * CONTRACT §11: account overlap. The lists stay with their owners; these routes keep which lists
@@ -81,10 +87,7 @@ export async function overlapRoutes(app: FastifyInstance) {
     {
       config: access,
       schema: {
-        tags,
-        security,
-        operationId: "getOverlapSettings",
-        summary: "Your lists and discovery setting",
+        ...documented("getOverlapSettings", "Your lists and discovery setting"),
         response: { 200: overlapSettingsSchema, ...errors },
       },
     },
@@ -96,10 +99,7 @@ export async function overlapRoutes(app: FastifyInstance) {
     {
       config: access,
       schema: {
-        tags,
-        security,
-        operationId: "saveOverlapPopulation",
-        summary: "Say that you hold a list, and its size",
+        ...documented("saveOverlapPopulation", "Say that you hold a list, and its size"),
         description: "The list itself never leaves your side: only its number of distinct domains is sent.",
         params: overlapPopulationParamsSchema,
         body: overlapPopulationUpdateSchema,
@@ -118,10 +118,7 @@ export async function overlapRoutes(app: FastifyInstance) {
     {
       config: access,
       schema: {
-        tags,
-        security,
-        operationId: "removeOverlapPopulation",
-        summary: "Remove a list",
+        ...documented("removeOverlapPopulation", "Remove a list"),
         params: overlapPopulationParamsSchema,
         response: { 200: overlapSettingsSchema, ...errors },
       },
@@ -138,10 +135,7 @@ export async function overlapRoutes(app: FastifyInstance) {
     {
       config: access,
       schema: {
-        tags,
-        security,
-        operationId: "setOverlapDiscovery",
-        summary: "Opt into (or out of) overlap discovery",
+        ...documented("setOverlapDiscovery", "Opt into (or out of) overlap discovery"),
         body: overlapDiscoveryUpdateSchema,
         response: { 200: overlapSettingsSchema, ...errors },
       },
@@ -158,10 +152,10 @@ export async function overlapRoutes(app: FastifyInstance) {
     {
       config: access,
       schema: {
-        tags,
-        security,
-        operationId: "listOverlapDiscoverable",
-        summary: "Organizations you may compare lists with through discovery",
+        ...documented(
+          "listOverlapDiscoverable",
+          "Organizations you may compare lists with through discovery",
+        ),
         response: { 200: overlapDiscoverableSchema, ...errors },
       },
     },
@@ -175,10 +169,7 @@ export async function overlapRoutes(app: FastifyInstance) {
     {
       config: access,
       schema: {
-        tags,
-        security,
-        operationId: "listOverlapPartners",
-        summary: "The latest customer overlap with each partner",
+        ...documented("listOverlapPartners", "The latest customer overlap with each partner"),
         response: { 200: overlapSummarySchema, ...errors },
       },
     },
@@ -190,10 +181,7 @@ export async function overlapRoutes(app: FastifyInstance) {
     {
       config: access,
       schema: {
-        tags,
-        security,
-        operationId: "getOverlapPartner",
-        summary: "Sharing levels, lists and results with one partner",
+        ...documented("getOverlapPartner", "Sharing levels, lists and results with one partner"),
         params: overlapPartnerParamsSchema,
         response: { 200: overlapPartnerSchema, ...errors },
       },
@@ -206,10 +194,7 @@ export async function overlapRoutes(app: FastifyInstance) {
     {
       config: access,
       schema: {
-        tags,
-        security,
-        operationId: "updateOverlapPartner",
-        summary: "Set your sharing level for a partner, or consent to its runs",
+        ...documented("updateOverlapPartner", "Set your sharing level for a partner, or consent to its runs"),
         params: overlapPartnerParamsSchema,
         body: overlapPartnerUpdateSchema,
         response: { 200: overlapPartnerSchema, ...errors },
@@ -224,10 +209,7 @@ export async function overlapRoutes(app: FastifyInstance) {
     {
       config: access,
       schema: {
-        tags,
-        security,
-        operationId: "listOverlapRuns",
-        summary: "Your runs, or those waiting for your next step",
+        ...documented("listOverlapRuns", "Your runs, or those waiting for your next step"),
         querystring: z.object({
           awaiting: z.enum(["true", "false"], { error: "awaiting must be true or false" }).optional(),
         }),
@@ -250,10 +232,7 @@ export async function overlapRoutes(app: FastifyInstance) {
       bodyLimit: RUN_BODY_LIMIT,
       config: access,
       schema: {
-        tags,
-        security,
-        operationId: "startOverlapRun",
-        summary: "Start a run: step 1, your blinded points a·H(x)",
+        ...documented("startOverlapRun", "Start a run: step 1, your blinded points a·H(x)"),
         body: overlapRunStartSchema,
         response: {
           201: overlapRunSchema,
@@ -275,10 +254,7 @@ export async function overlapRoutes(app: FastifyInstance) {
     {
       config: access,
       schema: {
-        tags,
-        security,
-        operationId: "getOverlapRun",
-        summary: "A run, with the points your next step needs",
+        ...documented("getOverlapRun", "A run, with the points your next step needs"),
         params: idParamsSchema,
         response: { 200: overlapRunWorkSchema, ...errors },
       },
@@ -292,10 +268,7 @@ export async function overlapRoutes(app: FastifyInstance) {
       bodyLimit: RUN_BODY_LIMIT,
       config: access,
       schema: {
-        tags,
-        security,
-        operationId: "answerOverlapRun",
-        summary: "Step 2: b·(a·H(x)) and your own b·H(y)",
+        ...documented("answerOverlapRun", "Step 2: b·(a·H(x)) and your own b·H(y)"),
         params: idParamsSchema,
         body: overlapRunAnswerSchema,
         response: { 200: overlapRunSchema, ...errors },
@@ -310,10 +283,7 @@ export async function overlapRoutes(app: FastifyInstance) {
       bodyLimit: RUN_BODY_LIMIT,
       config: access,
       schema: {
-        tags,
-        security,
-        operationId: "completeOverlapRun",
-        summary: "Step 3: a·(b·H(y)); the result is kept, the points dropped",
+        ...documented("completeOverlapRun", "Step 3: a·(b·H(y)); the result is kept, the points dropped"),
         params: idParamsSchema,
         body: overlapRunCompletionSchema,
         response: { 200: overlapRunSchema, ...errors },

@@ -20,7 +20,7 @@ import {
 import { blockedOrganizationsSql } from "../relationships/block-list";
 import { recordSecurityEvent } from "../security-log/security-log.service";
 import { discoveryOf, overlapPartner, pairLevels } from "./overlap-pairs";
-import { listRuns, nextRunAt, type OverlapCaller, pairKey, runPartner } from "./overlap-runs.service";
+import { listRuns, nextRunsAt, type OverlapCaller, pairKey, runPartner } from "./overlap-runs.service";
 
 export async function overlapSettings(db: DbOrTx, organizationId: string): Promise<OverlapSettings> {
   const [own] = await db
@@ -138,12 +138,20 @@ export async function partnerOverlap(
     const key = `${run.population}:${run.partnerPopulation}`;
     if (run.status === "completed" && !latest.has(key)) latest.set(key, run);
   }
+  const pairs = OVERLAP_POPULATIONS.flatMap((mine) =>
+    OVERLAP_POPULATIONS.map((other) => ({
+      label: `${mine}:${other}`,
+      key: pairKey(organizationId, mine, partner.id, other),
+    })),
+  );
+  const next = await nextRunsAt(
+    db,
+    pairs.map((pair) => pair.key),
+  );
   const nextRunAtByPair: Record<string, string> = {};
-  for (const mine of OVERLAP_POPULATIONS) {
-    for (const other of OVERLAP_POPULATIONS) {
-      const next = await nextRunAt(db, pairKey(organizationId, mine, partner.id, other));
-      if (next) nextRunAtByPair[`${mine}:${other}`] = next.toISOString();
-    }
+  for (const pair of pairs) {
+    const at = next.get(pair.key);
+    if (at) nextRunAtByPair[pair.label] = at.toISOString();
   }
   return {
     partner: { id: partner.id, name: partner.name },

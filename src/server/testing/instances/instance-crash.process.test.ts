@@ -15,7 +15,7 @@ const failed = (answers: Answer[]) => answers.filter((answer) => answer.status =
  * DATA_DIR: every click that got a 302 is already in the shared database, HAProxy goes on through
  * the other instance, and the instance started again on an empty DATA_DIR knows every session.
  */
-describe.skipIf(haproxyMissing())("an instance killed under load", () => {
+describe.skipIf(haproxyMissing("an instance killed behind HAProxy"))("an instance killed under load", () => {
   let cluster: Cluster;
   let partners: Partners;
   beforeAll(async () => {

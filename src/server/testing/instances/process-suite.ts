@@ -7,10 +7,10 @@ import { haproxyInstalled } from "../local-servers";
  * Without haproxy a developer's run skips the balancer tests with a message; CI installs it
  * (.ci/run), so there its absence fails the run instead of silently proving nothing.
  */
-export function haproxyMissing(): boolean {
+export function haproxyMissing(why: string): boolean {
   if (haproxyInstalled()) return false;
   if (process.env.CI) throw new Error("haproxy is missing: .ci/run installs it (apt-get install haproxy)");
-  console.warn("SKIPPED: the HAProxy tests need /usr/sbin/haproxy (apt-get install haproxy)");
+  console.warn(`SKIPPED: ${why} needs /usr/sbin/haproxy (apt-get install haproxy)`);
   return true;
 }
 

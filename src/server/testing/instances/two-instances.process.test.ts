@@ -10,7 +10,7 @@ import { haproxyMissing, printOutputOnFailure, report } from "./process-suite";
  * a whole journey through the balancer counts exactly, and a change made on one instance reaches
  * the other's caches within a second.
  */
-describe.skipIf(haproxyMissing())("two instances behind HAProxy", () => {
+describe.skipIf(haproxyMissing("two instances behind HAProxy"))("two instances behind HAProxy", () => {
   let cluster: Cluster;
   let partners: Partners;
   beforeAll(async () => {
