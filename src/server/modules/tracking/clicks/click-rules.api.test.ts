@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import type { ClickReason } from "@shared/click-reasons";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,9 +15,14 @@ import { BROWSER_USER_AGENT, createSharedAds } from "../../../testing/buddies";
  */
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
-/** A browser's user agent of its own: a new visitor each time, as the replay of issue 36 was. */
+/**
+ * A browser's user agent of its own: a new visitor each time, as the replay of issue 36 was. A
+ * counter keeps two in one run apart; the random base keeps apart the runs that share one Redis.
+ */
+const agentBase = randomInt(1_000_000_000);
+let agents = 0;
 const randomAgent = () =>
-  `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${100 + Math.floor(Math.random() * 40)}.0.${Math.floor(Math.random() * 9999)}.0 Safari/537.36`;
+  `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.${agentBase + agents++}.0 Safari/537.36`;
 
 type Pair = Awaited<ReturnType<typeof createSharedAds>>;
 const pathOf = (url: string) => url.slice(TEST_PUBLIC_URL.length);
