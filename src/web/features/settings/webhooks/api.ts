@@ -6,7 +6,7 @@ import type {
   WebhookEndpoint,
 } from "@shared/webhooks";
 import { WEBHOOK_MESSAGES } from "@shared/webhooks";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useIsMutating, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { toast } from "@/components/ui/toast";
 import { type MessageOutcome, messageOutcome } from "@/features/settings/webhooks/message-outcome";
@@ -64,16 +64,43 @@ export function useUpdateWebhookEndpoint() {
   });
 }
 
-/** Failures stay in the confirmation dialog, as revoking an API key's do. */
+const DELETE_ENDPOINT_KEY = ["delete-webhook-endpoint"];
+const OUTCOME_KEY = "webhook-message-outcome";
+
+/**
+ * Failures stay in the confirmation dialog, as revoking an API key's do. Once deleted, the endpoint
+ * leaves the list at once and its own queries are dropped, not asked again: a deleted endpoint
+ * answers 404.
+ */
 export function useDeleteWebhookEndpoint() {
   const client = useQueryClient();
   return useMutation({
+    mutationKey: DELETE_ENDPOINT_KEY,
     mutationFn: (id: string) => apiRequest<void>(endpointPath(id), { method: "DELETE" }),
-    onSuccess: () => {
+    onSuccess: (_answer, id) => {
       toast.success(WEBHOOK_MESSAGES.deleted);
-      return invalidateApiPaths(client, WEBHOOKS_PATH);
+      client.setQueryData<WebhookEndpoint[]>([WEBHOOKS_PATH], (list) =>
+        list?.filter((endpoint) => endpoint.id !== id),
+      );
+      const own = endpointPath(id);
+      client.removeQueries({
+        predicate: ({ queryKey: [first, second] }) =>
+          (typeof first === "string" && (first === own || first.startsWith(`${own}/`))) ||
+          (first === OUTCOME_KEY && second === id),
+      });
+      return client.invalidateQueries({ queryKey: [WEBHOOKS_PATH], exact: true });
     },
   });
+}
+
+/** Whether this endpoint's deletion is under way: its polls stop before the DELETE is answered. */
+function useDeleting(endpointId: string) {
+  return (
+    useIsMutating({
+      mutationKey: DELETE_ENDPOINT_KEY,
+      predicate: (mutation) => mutation.state.variables === endpointId,
+    }) > 0
+  );
 }
 
 /** The new secret, in full once; failures stay in the confirmation dialog. */
@@ -140,13 +167,14 @@ export function useMessageOutcome(
   const client = useQueryClient();
   const [expired, setExpired] = useState(false);
   const messageId = sent?.messageId ?? "";
+  const deleting = useDeleting(endpointId);
   const query = useQuery<WebhookDelivery[]>({
-    queryKey: ["webhook-message-outcome", endpointId, messageId],
+    queryKey: [OUTCOME_KEY, endpointId, messageId],
     queryFn: () =>
       apiRequest<WebhookDelivery[]>(
         `${deliveriesPath(endpointId)}?messageId=${encodeURIComponent(messageId)}`,
       ),
-    enabled: sent !== null && !expired,
+    enabled: sent !== null && !expired && !deleting,
     refetchOnMount: "always",
     refetchInterval: (current) =>
       sent !== null &&

@@ -304,6 +304,50 @@ describe("Settings → API Keys & Webhooks: webhooks", { timeout: 20_000 }, () =
     ).toBeInTheDocument();
   });
 
+  it("stops asking a test event's outcome once its endpoint is being deleted: a deleted endpoint answers 404", async () => {
+    let deleted = false;
+    let askedBeforeDelete = -1;
+    const outcome = `${DELIVERIES}?messageId=msg_9`;
+    const fetchMock = signedIn({
+      [LIST]: () => jsonResponse(200, deleted ? [] : [makeEndpoint()]),
+      "POST /api/webhooks/wh-1/test": jsonResponse(202, {
+        message: "Test event queued",
+        messageId: "msg_9",
+        attempt: 1,
+      }),
+      // Never attempted: the outcome is asked every second until the endpoint goes.
+      [outcome]: () =>
+        deleted
+          ? jsonResponse(404, { message: "Webhook endpoint not found" })
+          : jsonResponse(200, [makeDelivery({ id: "job:1", messageId: "msg_9", status: "pending" })]),
+      "DELETE /api/webhooks/wh-1": async () => {
+        askedBeforeDelete = count(fetchMock, outcome);
+        // The answer takes longer than a poll's interval: no poll may go out meanwhile.
+        await new Promise((resolve) => setTimeout(resolve, 1200));
+        deleted = true;
+        return new Response(null, { status: 204 });
+      },
+    });
+    renderApp("/dashboard/settings?tab=api");
+
+    const row = within(await screen.findByTestId("webhook-endpoint"));
+    await userEvent.click(row.getByRole("button", { name: "Send test event" }));
+    expect(await row.findByTestId("webhook-message-outcome")).toHaveTextContent(
+      "Test event sent, waiting for the endpoint's answer…",
+    );
+    await waitFor(() => expect(count(fetchMock, outcome)).toBeGreaterThanOrEqual(2), { timeout: 3000 });
+    await userEvent.click(row.getByRole("button", { name: "Delete" }));
+    await userEvent.click(
+      within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Delete endpoint" }),
+    );
+    expect(await screen.findByText("Webhook endpoint deleted")).toBeInTheDocument();
+    expect(
+      screen.getByText("No webhook endpoints yet. Add one to send events to your own tools."),
+    ).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(count(fetchMock, outcome)).toBe(askedBeforeDelete);
+  });
+
   it("opens the deliveries drawer: status, response code, attempt, event, duration, time, response; Refresh asks again", async () => {
     const longResponse = `<html>${"x".repeat(900)}</html>`;
     const fetchMock = signedIn({
