@@ -89,7 +89,9 @@ async function step(organizationId: string, runId: string): Promise<OverlapRun> 
   if (work.started && work.status === "answered") {
     const stored = await readRun(runId);
     if (!stored?.scalar)
-      throw new Error("This run was started in another browser: import its export here to finish it");
+      throw new OverlapStepError(
+        "This run was started in another browser: import its export here to finish it",
+      );
     const completed = completeRun(
       sodium,
       stored.scalar,

@@ -34,13 +34,13 @@ const partnerOverlap = (consented: boolean): OverlapPartner => ({
   pending: [waiting],
 });
 
-function show(routes: Parameters<typeof stubFetch>[0]) {
+function show(routes: Parameters<typeof stubFetch>[0], retryMs?: number) {
   setToken("token");
   const fetchMock = stubFetch({
     "GET /api/overlap/runs?awaiting=true": jsonResponse(200, { runs: [waiting] }),
     ...routes,
   });
-  renderWithProviders(<OverlapParticipant organizationId="org-1" />);
+  renderWithProviders(<OverlapParticipant organizationId="org-1" retryMs={retryMs} />);
   return fetchMock;
 }
 
@@ -76,6 +76,49 @@ describe("taking part in a partner's run (CONTRACT §11)", () => {
       ),
     ).toBeInTheDocument();
     expect(fetchCalls(fetchMock)).toContain("GET /api/overlap/runs/run-1");
+  });
+
+  const RUN_WORK = "GET /api/overlap/runs/run-1";
+  const unavailable = () => jsonResponse(503, { message: "Service temporarily unavailable" });
+  const asked = (fetchMock: ReturnType<typeof stubFetch>) =>
+    fetchCalls(fetchMock).filter((call) => call === RUN_WORK).length;
+
+  it("tries a turn again when the server was unavailable, and never a turn a retry cannot mend", async () => {
+    const answers = [unavailable, unavailable];
+    const fetchMock = show(
+      {
+        "GET /api/overlap/partners/org-2": jsonResponse(200, partnerOverlap(true)),
+        // Unavailable twice, then the run's work, with no list in this browser to answer with.
+        [RUN_WORK]: () =>
+          answers.shift()?.() ??
+          jsonResponse(200, {
+            ...waiting,
+            points: [],
+            doubled: null,
+            partnerPoints: null,
+            stepLevel: "counts",
+          }),
+      },
+      50,
+    );
+    expect(await screen.findByText(/^Your customers list is not in this browser/)).toBeInTheDocument();
+    expect(asked(fetchMock)).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(asked(fetchMock)).toBe(3);
+  });
+
+  it("stops trying after three turns the server could not take, saying why", async () => {
+    const fetchMock = show(
+      {
+        "GET /api/overlap/partners/org-2": jsonResponse(200, partnerOverlap(true)),
+        [RUN_WORK]: unavailable,
+      },
+      50,
+    );
+    expect(await screen.findByText("Service temporarily unavailable")).toBeInTheDocument();
+    await waitFor(() => expect(asked(fetchMock)).toBe(3));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(asked(fetchMock)).toBe(3);
   });
 
   it("turns the partner Hidden on Never, and asks nothing more on Not now", async () => {

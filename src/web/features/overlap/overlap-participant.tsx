@@ -4,19 +4,35 @@ import { Users } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { Button } from "@/components/ui/button";
-import { apiRequest, errorMessage } from "@/lib/api-client";
+import { ApiError, apiRequest, errorMessage } from "@/lib/api-client";
 import { paths } from "@/lib/paths";
 import { invalidateApiPaths } from "@/lib/query-client";
 import { OVERLAP_PATH, partnerOverlapPath, useAwaitingRuns } from "./api";
 import { overlapErrorMessage } from "./overlap-errors";
 import { OVERLAP_SETTINGS_TAB } from "./overlap-links";
 
+/** A turn cut short by the network or by the server's trouble is tried again, this often at most. */
+const TURN_TRIES = 3;
+const TURN_RETRY_MS = 30_000;
+
+/** What may pass by itself: a lost connection (fetch's TypeError), a 5xx or a 429. */
+function mayPass(error: unknown): boolean {
+  if (error instanceof ApiError) return error.status >= 500 || error.status === 429;
+  return error instanceof TypeError;
+}
+
 /**
  * CONTRACT §11: the other side's browser takes part the next time an admin there opens Buddy.
  * Runs this side started are finished at once; a partner's first run asks for consent, once per
  * partner. The protocol's code (libsodium) loads only when there is a turn to take.
  */
-export function OverlapParticipant({ organizationId }: { organizationId: string }) {
+export function OverlapParticipant({
+  organizationId,
+  retryMs = TURN_RETRY_MS,
+}: {
+  organizationId: string;
+  retryMs?: number;
+}) {
   const client = useQueryClient();
   const awaiting = useAwaitingRuns(true);
   const runs = awaiting.data?.runs ?? [];
@@ -34,6 +50,16 @@ export function OverlapParticipant({ organizationId }: { organizationId: string 
   const [problem, setProblem] = useState<string | null>(null);
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
   const taken = useRef(new Set<string>());
+  const tries = useRef(new Map<string, number>());
+  const retries = useRef(new Set<ReturnType<typeof setTimeout>>());
+  const [, wake] = useState(0);
+
+  useEffect(() => {
+    const timers = retries.current;
+    return () => {
+      for (const timer of timers) clearTimeout(timer);
+    };
+  }, []);
 
   const ready = runs.filter(
     (run) => (run.started || consented.has(run.partner.id)) && !taken.current.has(run.id),
@@ -50,16 +76,27 @@ export function OverlapParticipant({ organizationId }: { organizationId: string 
     const next = ready[0];
     if (!next || busy) return;
     taken.current.add(next.id);
+    const tried = (tries.current.get(next.id) ?? 0) + 1;
+    tries.current.set(next.id, tried);
     setBusy(next.partner.name);
     import("./overlap-engine")
       .then((engine) => engine.takeTurn(organizationId, next.id))
       .then(() => setProblem(null))
-      .catch((error: unknown) => setProblem(overlapErrorMessage(error, "Failed to compare account lists")))
+      .catch((error: unknown) => {
+        setProblem(overlapErrorMessage(error, "Failed to compare account lists"));
+        if (!mayPass(error) || tried >= TURN_TRIES) return;
+        const timer = setTimeout(() => {
+          retries.current.delete(timer);
+          taken.current.delete(next.id);
+          wake((n) => n + 1);
+        }, retryMs);
+        retries.current.add(timer);
+      })
       .finally(() => {
         setBusy(null);
         void invalidateApiPaths(client, OVERLAP_PATH);
       });
-  }, [ready, busy, client, organizationId]);
+  }, [ready, busy, client, organizationId, retryMs]);
 
   async function answer(run: OverlapRun, choice: "consent" | "hidden") {
     try {
