@@ -117,11 +117,20 @@ export const overlapRunStartSchema = z.object({
  * The level the step followed (`stepLevel`): if sharing went lower meanwhile, an answer kept in
  * order for Overlaps would say more than Counts allows, so the step is refused, to be taken again.
  */
-const stepLevel = z.enum(["counts", "overlaps"], { error: "level must be counts or overlaps" }).optional();
+/**
+ * Points blinded again: as distinct as those received (blinding is one-to-one), so a repeated
+ * point could only inflate the count.
+ */
+const distinctDoubled = z
+  .array(point, { error: "doubled must be a list of points" })
+  .max(OVERLAP_MAX_DOMAINS)
+  .refine((points) => new Set(points).size === points.length, { error: OVERLAP_MESSAGES.duplicatePoints });
+
+const stepLevel = z.enum(["counts", "overlaps"], { error: "level must be counts or overlaps" });
 
 export const overlapRunAnswerSchema = z.object({
   /** b·(a·H(x)) for each received point: in their order for Overlaps, shuffled for Counts. */
-  doubled: z.array(point, { error: "doubled must be a list of points" }).max(OVERLAP_MAX_DOMAINS),
+  doubled: distinctDoubled,
   /** b·H(y) for each of the answering side's own domains. */
   points: distinctPoints("points"),
   level: stepLevel,
@@ -129,7 +138,7 @@ export const overlapRunAnswerSchema = z.object({
 
 export const overlapRunCompletionSchema = z.object({
   /** a·(b·H(y)) for each received point: in their order for Overlaps, shuffled for Counts. */
-  doubled: z.array(point, { error: "doubled must be a list of points" }).max(OVERLAP_MAX_DOMAINS),
+  doubled: distinctDoubled,
   level: stepLevel,
 });
 

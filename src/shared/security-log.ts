@@ -26,6 +26,8 @@ export const SECURITY_LOG_ACTIONS = [
   "account_deleted",
   "overlap_run_started",
   "overlap_run_answered",
+  "overlap_run_completed",
+  "overlap_run_cancelled",
   "overlap_sharing_changed",
 ] as const;
 export type SecurityLogAction = (typeof SECURITY_LOG_ACTIONS)[number];
@@ -55,6 +57,8 @@ export const SECURITY_LOG_LABELS: Record<SecurityLogAction, string> = {
   account_deleted: "Account deleted",
   overlap_run_started: "Account overlap run started",
   overlap_run_answered: "Account overlap run answered",
+  overlap_run_completed: "Account overlap run completed",
+  overlap_run_cancelled: "Account overlap run cancelled",
   overlap_sharing_changed: "Account overlap sharing changed",
 };
 

@@ -181,8 +181,8 @@ beforeAll(async () => {
       partnerPopulation: "customers",
       points,
     },
-    "POST /api/overlap/runs/{id}/answer": { doubled: points, points },
-    "POST /api/overlap/runs/{id}/complete": { doubled: points },
+    "POST /api/overlap/runs/{id}/answer": { doubled: points, points, level: "counts" },
+    "POST /api/overlap/runs/{id}/complete": { doubled: points, level: "counts" },
     "PATCH /api/webhooks/{id}": {
       url: "https://hooks.fuzz.example/buddy",
       events: ["conversion.created"],

@@ -46,6 +46,9 @@ export async function runOverlap(
 ) {
   const population = a.population ?? "customers";
   const partnerPopulation = b.population ?? "customers";
+  // As a browser keeps a list before comparing it: both sides' lists declared, their sizes only.
+  await declarePopulation(t, a, population, a.domains);
+  await declarePopulation(t, b, partnerPopulation, b.domains);
   const started = startRun(sodium, a.domains);
   const run = await overlapCall<OverlapRun>(
     t,

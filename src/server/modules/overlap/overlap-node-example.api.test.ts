@@ -170,6 +170,7 @@ describe("the Node client of docs/overlap-api.md", () => {
     await api(b, "POST", `/api/overlap/runs/${started.id}/answer`, {
       doubled: answer.doubled,
       points: answer.points,
+      level: step.stepLevel,
     });
 
     const [completed] = await cli<OverlapRun[]>(a, "poll", "--prospects", "customers.csv");

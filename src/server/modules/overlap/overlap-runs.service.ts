@@ -6,6 +6,7 @@ import {
   OVERLAP_RUN_INTERVAL_HOURS,
   OVERLAP_RUN_TTL_DAYS,
   OVERLAP_SMALLEST_SHOWN,
+  type OverlapLevel,
   type OverlapPopulation,
   type OverlapRun,
   type OverlapRunWork,
@@ -109,6 +110,79 @@ async function consent(tx: DbOrTx, organizationId: string, partnerId: string) {
 
 const label = (population: OverlapPopulation) => OVERLAP_POPULATION_LABELS[population].toLowerCase();
 
+/** The actor of an entry Buddy writes for a side that did not act (its partner did). */
+const NOBODY: SecurityActor = { userId: null, ipAddress: null };
+
+async function hasList(tx: DbOrTx, organizationId: string, population: OverlapPopulation) {
+  const [row] = await tx
+    .select({ population: overlapPopulations.population })
+    .from(overlapPopulations)
+    .where(
+      and(
+        eq(overlapPopulations.organizationId, organizationId),
+        eq(overlapPopulations.population, population),
+      ),
+    );
+  return Boolean(row);
+}
+
+/** A run's entry in one side's security log: the partner and both lists, never a count. */
+function runTarget(row: RunRow, organizationId: string, names: Map<string, string>) {
+  const started = row.starterId === organizationId;
+  const partnerId = started ? row.responderId : row.starterId;
+  const own = started ? row.starterPopulation : row.responderPopulation;
+  const theirs = started ? row.responderPopulation : row.starterPopulation;
+  return `${names.get(partnerId) ?? "Deleted organization"}: your ${label(own)} × their ${label(theirs)}`;
+}
+
+/** Writes one entry in each side's log for each run. */
+async function logBothSides(
+  tx: DbOrTx,
+  rows: RunRow[],
+  action: "overlap_run_completed" | "overlap_run_cancelled",
+) {
+  const names = await organizationNames(
+    tx,
+    rows.flatMap((row) => [row.starterId, row.responderId]),
+  );
+  for (const row of rows) {
+    for (const side of [row.starterId, row.responderId]) {
+      await recordSecurityEvent(tx, NOBODY, {
+        action,
+        organizationId: side,
+        target: runTarget(row, side, names),
+      });
+    }
+  }
+}
+
+/**
+ * Ends the runs in flight that match `condition` and may not go on (a side went Hidden or below
+ * the level an answer was kept at, a list was removed, the pair blocked): their points go at once,
+ * and both sides' logs say so. Waits for a step under way on the same run (its row lock).
+ */
+export async function cancelRuns(
+  tx: DbOrTx,
+  condition: SQL | undefined,
+  { log = true }: { log?: boolean } = {},
+): Promise<number> {
+  const rows = await tx
+    .update(overlapRuns)
+    .set({ status: "cancelled", starterPoints: null, responderDoubled: null, responderPoints: null })
+    .where(and(inArray(overlapRuns.status, [...IN_FLIGHT]), condition))
+    .returning();
+  if (log) await logBothSides(tx, rows, "overlap_run_cancelled");
+  return rows.length;
+}
+
+/** The runs in flight between two organizations, in either role. */
+export function pairRuns(one: string, other: string): SQL | undefined {
+  return or(
+    and(eq(overlapRuns.starterId, one), eq(overlapRuns.responderId, other)),
+    and(eq(overlapRuns.starterId, other), eq(overlapRuns.responderId, one)),
+  );
+}
+
 export type StartRunInput = {
   partnerId: string;
   population: OverlapPopulation;
@@ -122,16 +196,11 @@ export async function startRun(db: Db, caller: OverlapCaller, input: StartRunInp
     const partner = await overlapPartner(tx, caller.organizationId, input.partnerId);
     const levels = await pairLevels(tx, caller.organizationId, partner.id);
     if (levels.effective === "hidden") throw conflict(OVERLAP_MESSAGES.hidden);
-    const [theirs] = await tx
-      .select({ population: overlapPopulations.population })
-      .from(overlapPopulations)
-      .where(
-        and(
-          eq(overlapPopulations.organizationId, partner.id),
-          eq(overlapPopulations.population, input.partnerPopulation),
-        ),
-      );
-    if (!theirs) throw conflict(`${partner.name} has no ${label(input.partnerPopulation)} list on Buddy yet`);
+    if (!(await hasList(tx, partner.id, input.partnerPopulation)))
+      throw conflict(`${partner.name} has no ${label(input.partnerPopulation)} list on Buddy yet`);
+    if (!(await hasList(tx, caller.organizationId, input.population))) {
+      throw conflict(`Declare your ${label(input.population)} list before comparing it`);
+    }
 
     const key = pairKey(caller.organizationId, input.population, partner.id, input.partnerPopulation);
     // Two starts of the same pair at once (either side, any instance) queue here: one run wins.
@@ -177,6 +246,13 @@ export async function startRun(db: Db, caller: OverlapCaller, input: StartRunInp
       organizationId: caller.organizationId,
       target: `${partner.name}: your ${label(input.population)} × their ${label(input.partnerPopulation)}`,
     });
+    // The side asked keeps a trace too, even of a run it never answers.
+    const starterName = (await organizationNames(tx, [caller.organizationId])).get(caller.organizationId);
+    await recordSecurityEvent(tx, NOBODY, {
+      action: "overlap_run_started",
+      organizationId: partner.id,
+      target: `${starterName ?? caller.organizationId} started: your ${label(input.partnerPopulation)} × their ${label(input.population)}`,
+    });
     return toRun(row, caller.organizationId, new Map([[partner.id, partner.name]]), now);
   });
 }
@@ -203,6 +279,12 @@ async function ownRun(
     );
   const [row] = lock === "for step" ? await query.for("update") : await query;
   if (!row) throw notFound(OVERLAP_MESSAGES.runNotFound);
+  // A pair no longer allowed (blocked, no longer Buddies) is not found, before anything else is said.
+  await overlapPartner(
+    tx,
+    organizationId,
+    row.starterId === organizationId ? row.responderId : row.starterId,
+  );
   if (statusOf(row, now) !== row.status) throw conflict("This run expired");
   return row;
 }
@@ -210,14 +292,11 @@ async function ownRun(
 const CANCELLED = Symbol("cancelled");
 
 /**
- * Ends a run that may not go on (a side went Hidden): nothing of it is kept. The transaction
- * commits the cancellation, and the caller then answers 409 (`refuseIfCancelled`).
+ * Ends a run that may not go on: nothing of it is kept. The transaction commits the cancellation,
+ * and the caller then answers 409 (`refuseIfCancelled`).
  */
 async function cancel(tx: DbOrTx, runId: string): Promise<typeof CANCELLED> {
-  await tx
-    .update(overlapRuns)
-    .set({ status: "cancelled", starterPoints: null, responderDoubled: null, responderPoints: null })
-    .where(eq(overlapRuns.id, runId));
+  await cancelRuns(tx, eq(overlapRuns.id, runId));
   return CANCELLED;
 }
 
@@ -228,40 +307,49 @@ function refuseIfCancelled(outcome: OverlapRun | typeof CANCELLED): OverlapRun {
 
 /**
  * The level the current step uses: the lower of the one fixed at the answer and both sides' levels
- * now. A pair that is no longer allowed (blocked, no longer Buddies) is not found.
+ * now. `mayGoOn` is false once it is Hidden, or lower than the level an answer was kept at (an
+ * answer kept in order for Overlaps would tell more than Counts allows).
  */
 async function currentLevel(tx: DbOrTx, row: RunRow, organizationId: string) {
   const partnerId = row.starterId === organizationId ? row.responderId : row.starterId;
-  await overlapPartner(tx, organizationId, partnerId);
   const levels = await pairLevels(tx, organizationId, partnerId);
   const effective = row.level ? lowerLevel(row.level, levels.effective) : levels.effective;
-  return { partnerId, levels, effective };
+  const mayGoOn = effective !== "hidden" && (row.level === null || effective === row.level);
+  return { partnerId, levels, effective, mayGoOn, step: stepLevelOf(effective) };
 }
+
+const stepLevelOf = (level: OverlapLevel): StepLevel => (level === "overlaps" ? "overlaps" : "counts");
 
 /** What this side's next step needs: the points to blind again, and how (CONTRACT §11). */
 export async function runWork(db: DbOrTx, organizationId: string, runId: string): Promise<OverlapRunWork> {
   const now = new Date();
   const row = await ownRun(db, organizationId, runId, now, "read");
-  const { partnerId, effective } = await currentLevel(db, row, organizationId);
+  const { partnerId, mayGoOn, step } = await currentLevel(db, row, organizationId);
+  if (!mayGoOn && (row.status === "waiting" || row.status === "answered")) {
+    refuseIfCancelled(await db.transaction((tx) => cancel(tx, row.id)));
+  }
   const names = await organizationNames(db, [partnerId]);
   const run = toRun(row, organizationId, names, now);
   const mine = row.starterId === organizationId;
-  const stepLevel = effective === "overlaps" ? "overlaps" : "counts";
   return {
     ...run,
-    stepLevel,
+    stepLevel: step,
     points: !mine && row.status === "waiting" ? unpackPoints(row.starterPoints) : null,
     doubled: mine && row.status === "answered" ? unpackPoints(row.responderDoubled) : null,
     partnerPoints: mine && row.status === "answered" ? unpackPoints(row.responderPoints) : null,
   };
 }
 
-export type AnswerRunInput = { doubled: string[]; points: string[]; level?: StepLevel };
+export type AnswerRunInput = { doubled: string[]; points: string[]; level: StepLevel };
 type StepLevel = "counts" | "overlaps";
 
-/** A step taken for Overlaps while the level is now Counts kept an order it may no longer show. */
-function refuseStaleStep(followed: StepLevel | undefined, level: StepLevel) {
-  if (followed === "overlaps" && level === "counts") throw conflict(OVERLAP_MESSAGES.levelChanged);
+/**
+ * A step follows the level it was given (`stepLevel`). Taken for another, it is refused, to be taken
+ * again: kept in order for Overlaps while the level is now Counts, it would tell more than Counts
+ * allows; shuffled for Counts while it is now Overlaps, positions read from it would be wrong.
+ */
+function refuseStaleStep(followed: StepLevel, level: StepLevel) {
+  if (followed !== level) throw conflict(OVERLAP_MESSAGES.levelChanged);
 }
 
 /** Step 2: B's `b·(a·H(x))` and `b·H(y)`; A's own points are no longer needed and go. */
@@ -277,16 +365,17 @@ export async function answerRun(
     if (row.responderId !== caller.organizationId || row.status !== "waiting") {
       throw conflict(OVERLAP_MESSAGES.notYourTurn);
     }
-    const { partnerId, effective } = await currentLevel(tx, row, caller.organizationId);
-    if (effective === "hidden") return cancel(tx, row.id);
+    const { partnerId, mayGoOn, step } = await currentLevel(tx, row, caller.organizationId);
+    if (!mayGoOn) return cancel(tx, row.id);
+    if (!(await hasList(tx, caller.organizationId, row.responderPopulation))) return cancel(tx, row.id);
     if (input.doubled.length !== pointCount(row.starterPoints)) throw conflict(OVERLAP_MESSAGES.wrongLength);
-    refuseStaleStep(input.level, effective);
+    refuseStaleStep(input.level, step);
     await consent(tx, caller.organizationId, partnerId);
     const [updated] = await tx
       .update(overlapRuns)
       .set({
         status: "answered",
-        level: effective,
+        level: step,
         starterPoints: null,
         responderDoubled: packPoints(input.doubled),
         responderPoints: packPoints(input.points),
@@ -315,7 +404,7 @@ export async function completeRun(
   db: Db,
   caller: OverlapCaller,
   runId: string,
-  input: { doubled: string[]; level?: StepLevel },
+  input: { doubled: string[]; level: StepLevel },
 ): Promise<OverlapRun> {
   const now = new Date();
   const outcome = await db.transaction(async (tx) => {
@@ -323,11 +412,10 @@ export async function completeRun(
     if (row.starterId !== caller.organizationId || row.status !== "answered") {
       throw conflict(OVERLAP_MESSAGES.notYourTurn);
     }
-    const { partnerId, effective } = await currentLevel(tx, row, caller.organizationId);
-    if (effective === "hidden") return cancel(tx, row.id);
+    const { partnerId, mayGoOn, step: level } = await currentLevel(tx, row, caller.organizationId);
+    if (!mayGoOn) return cancel(tx, row.id);
     if (input.doubled.length !== pointCount(row.responderPoints))
       throw conflict(OVERLAP_MESSAGES.wrongLength);
-    const level = effective === "overlaps" ? "overlaps" : "counts";
     refuseStaleStep(input.level, level);
     const result = runResult(unpackPoints(row.responderDoubled), input.doubled, level);
     const [updated] = await tx
@@ -347,6 +435,7 @@ export async function completeRun(
       .returning();
     if (!updated) throw new Error("The run was not updated");
     await queueOverlapCompleted(tx, updated);
+    await logBothSides(tx, [updated], "overlap_run_completed");
     return toRun(updated, caller.organizationId, await organizationNames(tx, [partnerId]), now);
   });
   return refuseIfCancelled(outcome);
@@ -404,12 +493,21 @@ export async function runsAwaiting(db: DbOrTx, organizationId: string): Promise<
   return rows.map((row) => toRun(row, organizationId, names, now));
 }
 
-/** CONTRACT §11: runs expire after 7 days; their points go with them (the hourly sweep). */
+/**
+ * CONTRACT §11: runs expire after 7 days; their points go with them (the hourly sweep). Runs of a
+ * pair that blocked each other since are cancelled: their steps already answered 404.
+ */
 export async function expireOverlapRuns(db: DbOrTx, now = new Date()): Promise<number> {
   const rows = await db
     .update(overlapRuns)
     .set({ status: "expired", starterPoints: null, responderDoubled: null, responderPoints: null })
     .where(and(inArray(overlapRuns.status, [...IN_FLIGHT]), sql`${overlapRuns.expiresAt} <= ${now}`))
     .returning({ id: overlapRuns.id });
-  return rows.length;
+  // Not logged: a block is hidden from the side blocked (CONTRACT §4), and the runs are out of sight.
+  const blocked = await cancelRuns(
+    db,
+    sql`${overlapRuns.responderId} in (${blockedOrganizationsSql(overlapRuns.starterId)})`,
+    { log: false },
+  );
+  return rows.length + blocked;
 }

@@ -67,6 +67,27 @@ function attemptStart(org: OverlapSide, payload: unknown) {
   });
 }
 
+async function securityLog(org: Org) {
+  return (
+    await overlapCall<{ entries: { action: string; target: string | null }[] }>(
+      t,
+      org,
+      "GET",
+      "/api/security-log",
+    )
+  ).entries.filter((entry) => entry.action.startsWith("overlap_run"));
+}
+const logOf = async (org: Org) => (await securityLog(org)).map((entry) => entry.action);
+
+async function runRow(id: string) {
+  const [row] = await t.database.db.select().from(overlapRuns).where(eq(overlapRuns.id, id));
+  return row;
+}
+
+/** A starts a run of its customers against B's, as expected to succeed. */
+const start = (a: Org, b: Org) =>
+  overlapCall<OverlapRun>(t, a, "POST", "/api/overlap/runs", startBody(b.organizationId), 201);
+
 function startBody(partnerId: string, points = startRun(sodium, aDomains).points) {
   return { partnerId, population: "customers", partnerPopulation: "customers", points };
 }
@@ -117,18 +138,12 @@ describe("an overlap run between Buddies (CONTRACT §11)", () => {
       expect.objectContaining({ partnerId: b.organizationId, customers: 77 }),
     );
 
-    // Every run is in the security log: started on A's side, answered on B's.
-    const logOf = async (org: Org) =>
-      (
-        await overlapCall<{ entries: { action: string; target: string | null }[] }>(
-          t,
-          org,
-          "GET",
-          "/api/security-log",
-        )
-      ).entries.map((entry) => entry.action);
-    expect(await logOf(a)).toContain("overlap_run_started");
-    expect(await logOf(b)).toContain("overlap_run_answered");
+    // Every run is in both sides' security logs: started, answered on B's side, completed; no count.
+    expect(await logOf(a)).toEqual(["overlap_run_completed", "overlap_run_started"]);
+    expect(await logOf(b)).toEqual(["overlap_run_completed", "overlap_run_answered", "overlap_run_started"]);
+    const targets = (await securityLog(b)).map((entry) => entry.target ?? "");
+    expect(targets).toContain(`ovl-a${pairs} started: your customers × their customers`);
+    expect(targets.filter((target) => target.includes("77"))).toEqual([]);
   });
 
   it("in Overlaps mode (both sides chose it), each side learns exactly its own shared accounts", async () => {
@@ -158,20 +173,17 @@ describe("an overlap run between Buddies (CONTRACT §11)", () => {
     expect(refused.json()).toEqual({ message: "Overlap runs are off between your organizations" });
 
     await setLevel(b, a.organizationId, "counts");
-    const run = await overlapCall<OverlapRun>(
-      t,
-      a,
-      "POST",
-      "/api/overlap/runs",
-      startBody(b.organizationId),
-      201,
-    );
+    const run = await start(a, b);
     await setLevel(a, b.organizationId, "hidden");
     const answered = await t.app.inject({
       method: "POST",
       url: `/api/overlap/runs/${run.id}/answer`,
       headers: b.headers,
-      payload: { doubled: startRun(sodium, aDomains).points, points: startRun(sodium, bDomains).points },
+      payload: {
+        doubled: startRun(sodium, aDomains).points,
+        points: startRun(sodium, bDomains).points,
+        level: "counts",
+      },
     });
     expect(answered.statusCode, answered.body).toBe(409);
     const [row] = await t.database.db.select().from(overlapRuns).where(eq(overlapRuns.id, run.id));
@@ -182,14 +194,7 @@ describe("an overlap run between Buddies (CONTRACT §11)", () => {
     const [a, b] = await buddies();
     await setLevel(a, b.organizationId, "overlaps");
     await setLevel(b, a.organizationId, "overlaps");
-    const run = await overlapCall<OverlapRun>(
-      t,
-      a,
-      "POST",
-      "/api/overlap/runs",
-      startBody(b.organizationId),
-      201,
-    );
+    const run = await start(a, b);
     const work = await overlapCall<{ stepLevel: string }>(t, b, "GET", `/api/overlap/runs/${run.id}`);
     expect(work.stepLevel).toBe("overlaps");
     await setLevel(a, b.organizationId, "counts");
@@ -258,16 +263,110 @@ describe("an overlap run between Buddies (CONTRACT §11)", () => {
     expect(page.pending).toHaveLength(2);
   });
 
+  it("refuses a step taken for another level than the one now in force, raised or lowered", async () => {
+    const [a, b] = await buddies();
+    const run = await start(a, b);
+    const work = await overlapCall<OverlapRunWork>(t, b, "GET", `/api/overlap/runs/${run.id}`);
+    expect(work.stepLevel).toBe("counts");
+    // Raised to Overlaps meanwhile: a shuffled answer could not be read back as positions.
+    await setLevel(a, b.organizationId, "overlaps");
+    await setLevel(b, a.organizationId, "overlaps");
+    const answered = answerRun(sodium, bDomains, work.points ?? [], "counts");
+    const stale = await t.app.inject({
+      method: "POST",
+      url: `/api/overlap/runs/${run.id}/answer`,
+      headers: b.headers,
+      payload: { doubled: answered.doubled, points: answered.points, level: "counts" },
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toEqual({ message: "Sharing changed while this step was taken: take it again" });
+    expect(await runRow(run.id)).toMatchObject({ status: "waiting", responderDoubled: null });
+    // A step that names no level is refused before anything is read.
+    const unnamed = await t.app.inject({
+      method: "POST",
+      url: `/api/overlap/runs/${run.id}/answer`,
+      headers: b.headers,
+      payload: { doubled: answered.doubled, points: answered.points },
+    });
+    expect(unnamed.statusCode).toBe(400);
+    expect(unnamed.json().message).toMatch(/level/);
+  });
+
+  it("ends a run at once when a side goes Hidden, or below an answer kept for Overlaps: its points go", async () => {
+    const [a, b] = await buddies();
+    await setLevel(a, b.organizationId, "overlaps");
+    await setLevel(b, a.organizationId, "overlaps");
+    const run = await start(a, b);
+    const work = await overlapCall<OverlapRunWork>(t, b, "GET", `/api/overlap/runs/${run.id}`);
+    const answered = answerRun(sodium, bDomains, work.points ?? [], "overlaps");
+    await overlapCall(t, b, "POST", `/api/overlap/runs/${run.id}/answer`, {
+      doubled: answered.doubled,
+      points: answered.points,
+      level: "overlaps",
+    });
+    // B's answer is in A's order: at Counts, A may no longer read it.
+    await setLevel(b, a.organizationId, "counts");
+    expect(await runRow(run.id)).toMatchObject({
+      status: "cancelled",
+      responderDoubled: null,
+      responderPoints: null,
+      starterPoints: null,
+    });
+    const read = await t.app.inject({ url: `/api/overlap/runs/${run.id}`, headers: a.headers });
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toMatchObject({ status: "cancelled", doubled: null, partnerPoints: null });
+    expect(await logOf(a)).toContain("overlap_run_cancelled");
+    expect(await logOf(b)).toContain("overlap_run_cancelled");
+
+    // A run waiting for its answer ends when the side asked turns Hidden ("Never with …").
+    await t.database.db
+      .update(overlapRuns)
+      .set({ createdAt: sql`now() - interval '2 days'` })
+      .where(eq(overlapRuns.id, run.id));
+    const next = await start(a, b);
+    await setLevel(b, a.organizationId, "hidden");
+    expect(await runRow(next.id)).toMatchObject({ status: "cancelled", starterPoints: null });
+    const awaiting = await overlapCall<{ runs: OverlapRun[] }>(
+      t,
+      b,
+      "GET",
+      "/api/overlap/runs?awaiting=true",
+    );
+    expect(awaiting.runs).toEqual([]);
+  });
+
+  it("ends the runs of a list when it is removed, and starts none from a list not declared", async () => {
+    const [a, b] = await buddies();
+    const run = await start(a, b);
+    await overlapCall(t, b, "DELETE", "/api/overlap/populations/customers");
+    expect(await runRow(run.id)).toMatchObject({ status: "cancelled", starterPoints: null });
+
+    const noList = await attemptStart(b, { ...startBody(a.organizationId), population: "prospects" });
+    expect(noList.statusCode).toBe(409);
+    expect(noList.json()).toEqual({ message: "Declare your prospects list before comparing it" });
+  });
+
+  it("refuses an answer or a completion repeating a point: it could only inflate the count", async () => {
+    const [a, b] = await buddies();
+    const run = await start(a, b);
+    const work = await overlapCall<OverlapRunWork>(t, b, "GET", `/api/overlap/runs/${run.id}`);
+    const answered = answerRun(sodium, bDomains, work.points ?? [], "counts");
+    const doubled = [...answered.doubled];
+    doubled[1] = doubled[0] as string;
+    const repeated = await t.app.inject({
+      method: "POST",
+      url: `/api/overlap/runs/${run.id}/answer`,
+      headers: b.headers,
+      payload: { doubled, points: answered.points, level: "counts" },
+    });
+    expect(repeated.statusCode).toBe(400);
+    expect(repeated.json()).toEqual({ message: "Each domain may be sent once" });
+    expect(await runRow(run.id)).toMatchObject({ status: "waiting" });
+  });
+
   it("expires a run after 7 days: its points go, and no step may follow", async () => {
     const [a, b] = await buddies();
-    const run = await overlapCall<OverlapRun>(
-      t,
-      a,
-      "POST",
-      "/api/overlap/runs",
-      startBody(b.organizationId),
-      201,
-    );
+    const run = await start(a, b);
     await t.database.db
       .update(overlapRuns)
       .set({ expiresAt: sql`now() - interval '1 second'` })
@@ -336,14 +435,7 @@ describe("against probing and misuse", () => {
 
   it("answers a blocked pair exactly as an unknown organization: 404", async () => {
     const [a, b] = await buddies();
-    const before = await overlapCall<OverlapRun>(
-      t,
-      a,
-      "POST",
-      "/api/overlap/runs",
-      startBody(b.organizationId),
-      201,
-    );
+    const before = await start(a, b);
     await relate(t, b, a.organizationId, "competitor");
     // Its runs go out of sight on both sides, as the partner does.
     const runsOf = async (org: Org, query = "") =>
@@ -368,11 +460,28 @@ describe("against probing and misuse", () => {
       headers: b.headers,
     });
     expect(other.statusCode).toBe(404);
+    // Its run is not found either, even once expired; the hourly pass ends it without a word to
+    // either side's log (a block is not told to the side blocked).
+    await t.database.db
+      .update(overlapRuns)
+      .set({ expiresAt: sql`now() + interval '1 hour'` })
+      .where(eq(overlapRuns.id, before.id));
+    await expireOverlapRuns(t.database.db);
+    expect(await runRow(before.id)).toMatchObject({ status: "cancelled", starterPoints: null });
+    await t.database.db
+      .update(overlapRuns)
+      .set({ status: "waiting", expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(overlapRuns.id, before.id));
+    const expired = await t.app.inject({ url: `/api/overlap/runs/${before.id}`, headers: b.headers });
+    expect(expired.statusCode).toBe(404);
+    expect(await logOf(a)).not.toContain("overlap_run_cancelled");
+    expect(await logOf(b)).not.toContain("overlap_run_cancelled");
   });
 
   it("allows organizations that are not Buddies only when both are proven and opted into discovery", async () => {
     const a = await createOrganization(t, "ovl-disc-a");
     const b = await createOrganization(t, "ovl-disc-b");
+    await declarePopulation(t, a, "customers", aDomains);
     await declarePopulation(t, b, "customers", bDomains);
     const notYet = await attemptStart(a, startBody(b.organizationId));
     expect(notYet.statusCode).toBe(409);
@@ -409,14 +518,7 @@ describe("against probing and misuse", () => {
   it("is for admins only: a member gets 403 on every overlap route", async () => {
     const [a, b] = await buddies();
     const member = await addMember(t, a.organizationId, "member");
-    const run = await overlapCall<OverlapRun>(
-      t,
-      a,
-      "POST",
-      "/api/overlap/runs",
-      startBody(b.organizationId),
-      201,
-    );
+    const run = await start(a, b);
     const routes = t.app.routeAccess.filter(
       (route) => route.url.startsWith("/api/overlap") && route.method !== "HEAD",
     );
@@ -440,14 +542,7 @@ describe("against probing and misuse", () => {
   it("keeps a run to its two organizations: a third gets 404 for it, and steps out of turn are refused", async () => {
     const [a, b] = await buddies();
     const stranger = await createOrganization(t, "ovl-stranger");
-    const run = await overlapCall<OverlapRun>(
-      t,
-      a,
-      "POST",
-      "/api/overlap/runs",
-      startBody(b.organizationId),
-      201,
-    );
+    const run = await start(a, b);
     for (const [method, url] of [
       ["GET", `/api/overlap/runs/${run.id}`],
       ["POST", `/api/overlap/runs/${run.id}/answer`],
@@ -459,7 +554,11 @@ describe("against probing and misuse", () => {
         headers: stranger.headers,
         payload:
           method === "POST"
-            ? { doubled: startRun(sodium, aDomains).points, points: startRun(sodium, bDomains).points }
+            ? {
+                doubled: startRun(sodium, aDomains).points,
+                points: startRun(sodium, bDomains).points,
+                level: "counts",
+              }
             : undefined,
       });
       expect(response.statusCode, url).toBe(404);
@@ -471,7 +570,11 @@ describe("against probing and misuse", () => {
         method: "POST",
         url: `/api/overlap/runs/${run.id}/${step}`,
         headers: a.headers,
-        payload: { doubled: startRun(sodium, aDomains).points, points: startRun(sodium, bDomains).points },
+        payload: {
+          doubled: startRun(sodium, aDomains).points,
+          points: startRun(sodium, bDomains).points,
+          level: "counts",
+        },
       });
       expect(response.statusCode).toBe(409);
     }
@@ -483,6 +586,7 @@ describe("against probing and misuse", () => {
       payload: {
         doubled: startRun(sodium, aDomains).points.slice(1),
         points: startRun(sodium, bDomains).points,
+        level: "counts",
       },
     });
     expect(short.statusCode).toBe(409);

@@ -1,4 +1,5 @@
 import {
+  lowerLevel,
   OVERLAP_LEVEL_LABELS,
   OVERLAP_POPULATIONS,
   OVERLAP_SMALLEST_SHOWN,
@@ -8,7 +9,7 @@ import {
   type OverlapSettings,
   type OverlapSummary,
 } from "@shared/overlap";
-import { and, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, or, type SQL, sql } from "drizzle-orm";
 import { type Db, type DbOrTx, rowsOf } from "../../db/client";
 import {
   memberships,
@@ -20,7 +21,15 @@ import {
 import { blockedOrganizationsSql } from "../relationships/block-list";
 import { recordSecurityEvent } from "../security-log/security-log.service";
 import { discoveryOf, overlapPartner, pairLevels } from "./overlap-pairs";
-import { listRuns, nextRunsAt, type OverlapCaller, pairKey, runPartner } from "./overlap-runs.service";
+import {
+  cancelRuns,
+  listRuns,
+  nextRunsAt,
+  type OverlapCaller,
+  pairKey,
+  pairRuns,
+  runPartner,
+} from "./overlap-runs.service";
 
 export async function overlapSettings(db: DbOrTx, organizationId: string): Promise<OverlapSettings> {
   const [own] = await db
@@ -58,15 +67,25 @@ export async function savePopulation(
     });
 }
 
+/** A list removed: its runs in flight end with it, whichever side started them. */
 export async function removePopulation(db: DbOrTx, organizationId: string, population: OverlapPopulation) {
-  await db
-    .delete(overlapPopulations)
-    .where(
-      and(
-        eq(overlapPopulations.organizationId, organizationId),
-        eq(overlapPopulations.population, population),
+  await db.transaction(async (tx) => {
+    await tx
+      .delete(overlapPopulations)
+      .where(
+        and(
+          eq(overlapPopulations.organizationId, organizationId),
+          eq(overlapPopulations.population, population),
+        ),
+      );
+    await cancelRuns(
+      tx,
+      or(
+        and(eq(overlapRuns.starterId, organizationId), eq(overlapRuns.starterPopulation, population)),
+        and(eq(overlapRuns.responderId, organizationId), eq(overlapRuns.responderPopulation, population)),
       ),
     );
+  });
 }
 
 export async function setDiscovery(db: DbOrTx, organizationId: string, enabled: boolean) {
@@ -115,6 +134,17 @@ export async function updatePartnerSettings(
         organizationId: caller.organizationId,
         target: `${partner.name}: ${OVERLAP_LEVEL_LABELS[before.own]} → ${OVERLAP_LEVEL_LABELS[level]}`,
       });
+      // Runs that may not go on at the new level end now, their points with them: all of them
+      // once Hidden, and answers kept in order for Overlaps once it is lower. A step under way on
+      // one of them holds its row: this waits for it, and then ends what it left in flight.
+      const effective = lowerLevel(level, before.partner);
+      await cancelRuns(
+        tx,
+        and(
+          pairRuns(caller.organizationId, partner.id),
+          effective === "hidden" ? undefined : ne(overlapRuns.level, effective),
+        ),
+      );
     }
   });
   return partnerOverlap(db, caller.organizationId, partnerId);

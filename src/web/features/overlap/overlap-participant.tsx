@@ -11,13 +11,17 @@ import { OVERLAP_PATH, partnerOverlapPath, useAwaitingRuns } from "./api";
 import { overlapErrorMessage } from "./overlap-errors";
 import { OVERLAP_SETTINGS_TAB } from "./overlap-links";
 
-/** A turn cut short by the network or by the server's trouble is tried again, this often at most. */
+/** A turn cut short by the network, the server's trouble or a change of sharing is tried again, this often at most. */
 const TURN_TRIES = 3;
 const TURN_RETRY_MS = 30_000;
 
-/** What may pass by itself: a lost connection (fetch's TypeError), a 5xx or a 429. */
+/**
+ * What may pass by itself: a lost connection (fetch's TypeError), a 5xx or a 429, and a 409 (the
+ * run changed under the step: sharing changed, so the step is taken again at the level now in
+ * force, unless the run is no longer this side's to take).
+ */
 function mayPass(error: unknown): boolean {
-  if (error instanceof ApiError) return error.status >= 500 || error.status === 429;
+  if (error instanceof ApiError) return error.status >= 500 || error.status === 429 || error.status === 409;
   return error instanceof TypeError;
 }
 
