@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../../db/client";
 import type { MailMessage } from "../../lib/mailer";
 import type { MailComposer } from "../../mail/mail-jobs";
+import { blockedOrganizationsSql } from "../relationships/block-list";
 import {
   buddyAddedMail,
   competitorJoinedMail,
@@ -106,9 +107,10 @@ export function noticeComposer(deps: { publicUrl: string; secret: string }): Mai
         const [run] = rowsOf<{ name: string }>(
           await db.execute(sql`select o.name from overlap_runs r join organizations o on o.id = r.starter_id
             where r.id = ${notice.runId} and r.responder_id = ${notice.organizationId}
-              and r.status = 'waiting' and r.expires_at > now()`),
+              and r.status = 'waiting' and r.expires_at > now()
+              and r.starter_id not in (${blockedOrganizationsSql(notice.organizationId)})`),
         );
-        // Answered, cancelled or expired before the mail went: nothing to ask.
+        // Answered, cancelled or expired before the mail went, or the pair blocked since: nothing to ask.
         if (!run) return null;
         return overlapRequestedMail(to, {
           ...common,

@@ -5,6 +5,7 @@ import sodium from "libsodium-wrappers-sumo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../db/client";
 import { organizations, overlapRuns } from "../../db/schema";
+import type { MailPayload } from "../../mail/mail-jobs";
 import {
   addMember,
   createApiKey,
@@ -14,6 +15,7 @@ import {
   type TestApp,
 } from "../../testing/app";
 import { declarePopulation, type OverlapSide, overlapCall, runOverlap } from "../../testing/overlap-client";
+import { noticeComposer } from "../notifications/notice-composer";
 import { expireOverlapRuns } from "./overlap-runs.service";
 
 let t: TestApp;
@@ -398,6 +400,21 @@ describe("an overlap run between Buddies (CONTRACT §11)", () => {
     expect(
       t.mail.messages.filter((mail) => mail.to === member.email.toLowerCase() && mail.subject === subject),
     ).toEqual([]);
+  });
+
+  it("composes no request mail once the pair is blocked: the mail names the starter", async () => {
+    const [a, b] = await buddies();
+    const run = await start(a, b);
+    const [job] = rowsOf<{ payload: MailPayload }>(
+      await t.database.db.execute(
+        sql`select payload from jobs where kind = 'mail' and payload->'notice'->>'runId' = ${run.id}`,
+      ),
+    );
+    if (!job) throw new Error("no mail was queued");
+    const compose = noticeComposer({ publicUrl: "http://buddy.test", secret: "overlap-test-secret" });
+    expect(await compose(t.database.db, b.email, job.payload)).not.toBeNull();
+    await relate(t, b, a.organizationId, "competitor");
+    expect(await compose(t.database.db, b.email, job.payload)).toBeNull();
   });
 
   it("works with an API key, the organization's own server taking the starting side", async () => {
