@@ -27,7 +27,7 @@ import { createAiCollateralWriter } from "./modules/collateral/ai-collateral-wri
 import { collateralRoutes } from "./modules/collateral/collateral.routes";
 import type { CollateralWriter } from "./modules/collateral/collateral-generator";
 import { deletionRoutes } from "./modules/deletion/deletion.routes";
-import { eraseOrganizationEvents, organizationsLeftToErase } from "./modules/deletion/erase-organization";
+import { eraseDeletedOrganizationsEvents } from "./modules/deletion/erase-organization";
 import {
   createDomainProver,
   type DomainProver,
@@ -279,13 +279,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     settings: config,
     log: app.log,
     clock,
-    tasks: [
-      async (db) => {
-        for (const organizationId of await organizationsLeftToErase(db))
-          await eraseOrganizationEvents(db, organizationId);
-      },
-      (db) => expireOverlapRuns(db, clock()),
-    ],
+    tasks: [(db) => eraseDeletedOrganizationsEvents(db, app.log), (db) => expireOverlapRuns(db, clock())],
   });
   app.decorate("dataLifecycle", dataLifecycle);
   const limits = createLimits(

@@ -32,6 +32,15 @@ export const SECURITY_LOG_ACTIONS = [
 ] as const;
 export type SecurityLogAction = (typeof SECURITY_LOG_ACTIONS)[number];
 
+/** The actions whose target names a person's e-mail address (an invitee, a member). */
+export const SECURITY_LOG_ADDRESS_ACTIONS = [
+  "invitation_sent",
+  "invitation_accepted",
+  "member_approved",
+  "role_changed",
+  "member_removed",
+] as const satisfies readonly SecurityLogAction[];
+
 /** How each action reads in the log, for people. */
 export const SECURITY_LOG_LABELS: Record<SecurityLogAction, string> = {
   sign_in: "Signed in",

@@ -10,6 +10,7 @@ import {
   oneTimeTokens,
   securityLog,
   sessions,
+  teamInvitations,
   webhookAttempts,
   webhookEndpoints,
 } from "../db/schema";
@@ -301,7 +302,7 @@ describe("retention", () => {
     expect(kept).not.toContain("gone");
   });
 
-  it("deletes sessions and one-time tokens 30 days after they end, and customer bindings after 365 days", async () => {
+  it("deletes sessions, one-time tokens and invitations 30 days after they end, and customer bindings after 365 days", async () => {
     const buddies = await createBuddies(t, ["roworg", "rowpartner"]);
     const userId = buddies.org.userId;
     await t.database.db.insert(sessions).values([
@@ -319,6 +320,20 @@ describe("retention", () => {
       },
       { userId, purpose: "reset_password", tokenHash: "expired-lately", expiresAt: daysAgo(29) },
     ]);
+    const invitation = (email: string, expiresAt: Date, usedAt: Date | null) => ({
+      organizationId: buddies.org.organizationId,
+      email,
+      tokenHash: `invitation-${email}`,
+      expiresAt,
+      usedAt,
+    });
+    await t.database.db
+      .insert(teamInvitations)
+      .values([
+        invitation("used-long-ago@rows.example", daysAgo(-3), daysAgo(31)),
+        invitation("expired-long-ago@rows.example", daysAgo(31), null),
+        invitation("open@rows.example", daysAgo(-3), null),
+      ]);
     const binding = (customerId: string, boundAt: Date) => ({
       organizationId: buddies.org.organizationId,
       customerId,
@@ -331,7 +346,17 @@ describe("retention", () => {
       .values([binding("cus_old", daysAgo(366)), binding("cus_recent", daysAgo(364))]);
 
     const report = await t.app.dataLifecycle.sweep();
-    expect(report?.deletedRows).toMatchObject({ sessions: 2, one_time_tokens: 1, customer_bindings: 1 });
+    expect(report?.deletedRows).toMatchObject({
+      sessions: 2,
+      one_time_tokens: 1,
+      team_invitations: 2,
+      customer_bindings: 1,
+    });
+    const invited = await t.database.db
+      .select({ email: teamInvitations.email })
+      .from(teamInvitations)
+      .where(eq(teamInvitations.organizationId, buddies.org.organizationId));
+    expect(invited).toEqual([{ email: "open@rows.example" }]);
     const hashes = (await t.database.db.select().from(sessions).where(eq(sessions.userId, userId))).map(
       (row) => row.tokenHash,
     );

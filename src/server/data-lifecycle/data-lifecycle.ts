@@ -79,7 +79,17 @@ export function createDataLifecycle(deps: {
       }
     }
     const deletedRows = await deleteExpiredRows(db, now);
-    for (const task of deps.tasks ?? []) await task(db);
+    // Each task on its own: one that fails leaves the others to run, and the pass unrecorded.
+    let failed = 0;
+    for (const task of deps.tasks ?? []) {
+      try {
+        await task(db);
+      } catch (error) {
+        failed++;
+        deps.log.warn({ err: error }, "data lifecycle task failed");
+      }
+    }
+    if (failed > 0) throw new Error(`${failed} data lifecycle tasks failed`);
     const at = new Date().toISOString();
     await db
       .insert(appState)

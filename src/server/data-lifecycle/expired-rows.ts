@@ -6,7 +6,7 @@ import { CUSTOMER_BINDING_RETENTION_DAYS, ENDED_CREDENTIAL_RETENTION_DAYS } from
 
 /**
  * Rows of the tables that are not partitioned, deleted a chunk at a time once they expire (they are
- * few beside the events): sessions and one-time tokens 30 days after they ended, and customer
+ * few beside the events): sessions, one-time tokens and team invitations 30 days after they ended, and customer
  * bindings once their attribution is over. Answers how many of each went.
  */
 export async function deleteExpiredRows(db: Db, now: Date): Promise<Record<string, number>> {
@@ -22,6 +22,12 @@ export async function deleteExpiredRows(db: Db, now: Date): Promise<Record<strin
       db,
       sql`select id from one_time_tokens where least(expires_at, coalesce(used_at, expires_at)) < ${ended}::timestamptz`,
       sql`one_time_tokens`,
+    ),
+    // An invitation names the person invited: it goes as a one-time token does once it ended.
+    team_invitations: await deleteInChunks(
+      db,
+      sql`select id from team_invitations where least(expires_at, coalesce(used_at, expires_at)) < ${ended}::timestamptz`,
+      sql`team_invitations`,
     ),
     customer_bindings: await deleteInChunks(
       db,

@@ -20,7 +20,7 @@ import { DOMAIN_PROOF_METHODS } from "../../shared/domain-verification";
 import type { OnboardingInput } from "../../shared/onboarding";
 import { OVERLAP_LEVELS, OVERLAP_POPULATIONS, OVERLAP_RUN_STATUSES } from "../../shared/overlap";
 import { RELATIONSHIP_STATUSES, RELATIONSHIP_TYPES } from "../../shared/relationships";
-import { SECURITY_LOG_ACTIONS } from "../../shared/security-log";
+import { SECURITY_LOG_ACTIONS, SECURITY_LOG_ADDRESS_ACTIONS } from "../../shared/security-log";
 import { CONVERSION_CHANNELS, CONVERSION_TYPES, REFUND_KINDS } from "../../shared/tracking";
 import { generateToken } from "../lib/tokens";
 
@@ -111,6 +111,11 @@ export const oneTimeTokens = pgTable(
  * Who did what to an account or an organization, and from where (CONTRACT §3): kept 180 days,
  * read by the organization's admins. The actor's e-mail is copied so an entry outlives its user.
  */
+/** Constant literals (no input): the partial index's predicate, as the migration writes it. */
+const ADDRESS_ACTIONS_SQL = sql.raw(
+  `(${SECURITY_LOG_ADDRESS_ACTIONS.map((action) => `'${action}'`).join(", ")})`,
+);
+
 export const securityLog = pgTable(
   "security_log",
   {
@@ -128,6 +133,11 @@ export const securityLog = pgTable(
     primaryKey({ columns: [t.id, t.createdAt] }),
     index("security_log_organization_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),
     index("security_log_created_idx").on(t.createdAt),
+    // Deleting a person (issue 38): what they did, and the entries that name their address.
+    index("security_log_actor_user_idx").on(t.actorUserId).where(sql`${t.actorUserId} is not null`),
+    index("security_log_address_target_idx")
+      .on(t.createdAt)
+      .where(sql`${t.action} in ${ADDRESS_ACTIONS_SQL}`),
   ],
 );
 
@@ -599,7 +609,11 @@ export const customerBindings = pgTable(
      */
     boundBy: text({ enum: CUSTOMER_BINDING_CHANNELS }).notNull().default("key"),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.customerId] })],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.customerId] }),
+    // A deleted organization's bindings as the sharer, looked for by each pass for 31 days.
+    index().on(t.sourceOrgId),
+  ],
 );
 
 /**

@@ -5,12 +5,15 @@ import {
   clickEvents,
   conversions,
   deletedOrganizations,
+  jobs,
   memberships,
   organizations,
   securityLog,
+  teamInvitations,
   webhookAttempts,
   webhookEndpoints,
 } from "../../db/schema";
+import { MAIL_PARTITION } from "../../mail/mail-jobs";
 import {
   addMember,
   authHeader,
@@ -292,6 +295,87 @@ describe("deleting an account", () => {
       target: null,
     });
     expect(log.some((entry) => entry.action === "account_deletion_requested")).toBe(true);
+  });
+});
+
+describe("erasing no one else", () => {
+  it("rewrites the deleted person's address, never a longer one that holds it, nor another's mail", async () => {
+    const { org } = await createBuddies(t, ["exactorg", "exactpartner"]);
+    const member = await addMember(t, org.organizationId);
+    const longer = [`jim${member.email}`, `${member.email}.au`, `${member.email.replace("@", "@mail.")}`];
+    const other = await createBuddies(t, ["exactother", "exactotherpartner"]);
+    await t.database.db.insert(securityLog).values([
+      { organizationId: org.organizationId, action: "role_changed", target: `${member.email} (admin)` },
+      ...longer.map((address) => ({
+        organizationId: other.org.organizationId,
+        action: "member_removed" as const,
+        target: address,
+      })),
+    ]);
+    await t.database.db.insert(jobs).values(
+      longer.map((address) => ({
+        kind: "mail" as const,
+        partitionKey: MAIL_PARTITION,
+        status: "done" as const,
+        payload: { kind: "message", to: address, subject: "Kept", text: "Kept", html: "<p>Kept</p>" },
+      })),
+    );
+
+    await t.app.inject({ method: "POST", url: "/api/account/deletion", headers: member.headers });
+    await confirm(await deletionTokenFor(member.email));
+
+    const targets = (await t.database.db.select({ target: securityLog.target }).from(securityLog)).map(
+      (row) => row.target,
+    );
+    expect(targets).toContain("a deleted account (admin)");
+    for (const address of longer) expect(targets).toContain(address);
+    const mailTo = (
+      await t.database.db.select({ payload: jobs.payload }).from(jobs).where(eq(jobs.kind, "mail"))
+    ).map((row) => (row.payload as { to: string }).to);
+    for (const address of longer) expect(mailTo).toContain(address);
+    expect(mailTo).not.toContain(member.email);
+  });
+
+  it("takes an organization's invitations and their mail, and leaves what another organization holds of the invitee", async () => {
+    const { org: gone } = await createBuddies(t, ["inviteorg", "invitepartner"]);
+    const { org: kept } = await createBuddies(t, ["keepsinvites", "keepsinvitespartner"]);
+    const invitee = `invitee-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    for (const inviter of [gone, kept]) {
+      const invited = await t.app.inject({
+        method: "POST",
+        url: "/api/team-members/invite",
+        headers: inviter.headers,
+        payload: { email: invitee, role: "member" },
+      });
+      expect(invited.statusCode, invited.body).toBe(201);
+    }
+    await t.app.outbox.drain();
+
+    await t.app.inject({
+      method: "POST",
+      url: "/api/organization/deletion",
+      headers: gone.headers,
+      payload: { name: "inviteorg" },
+    });
+    expect((await confirm(await deletionTokenFor(gone.email))).statusCode).toBe(200);
+
+    const subjects = (
+      await t.database.db.select({ payload: jobs.payload }).from(jobs).where(eq(jobs.kind, "mail"))
+    )
+      .map((row) => row.payload as { to: string; subject: string })
+      .filter((mail) => mail.to === invitee)
+      .map((mail) => mail.subject);
+    expect(subjects).toEqual([expect.stringMatching(/invited you to join keepsinvites on Buddy$/)]);
+    const invitations = await t.database.db
+      .select({ organizationId: teamInvitations.organizationId })
+      .from(teamInvitations)
+      .where(eq(teamInvitations.email, invitee));
+    expect(invitations).toEqual([{ organizationId: kept.organizationId }]);
+    const keptLog = await t.database.db
+      .select({ target: securityLog.target })
+      .from(securityLog)
+      .where(eq(securityLog.organizationId, kept.organizationId));
+    expect(keptLog.map((row) => row.target)).toContain(`${invitee} (member)`);
   });
 });
 

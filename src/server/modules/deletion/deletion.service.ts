@@ -54,13 +54,19 @@ async function isAdmin(tx: DbOrTx, userId: string, organizationId: string): Prom
  * Answers the organization the person is an active member of, if any.
  */
 async function assertMayLeave(tx: DbOrTx, userId: string) {
-  const [membership] = await tx
-    .select({ organizationId: memberships.organizationId, role: memberships.role })
-    .from(memberships)
-    .where(and(eq(memberships.userId, userId), eq(memberships.status, "active")));
+  const activeMembership = () =>
+    tx
+      .select({ organizationId: memberships.organizationId, role: memberships.role })
+      .from(memberships)
+      .where(and(eq(memberships.userId, userId), eq(memberships.status, "active")));
+  const [found] = await activeMembership();
+  if (!found) return null;
+  // Locked whatever the role read: a member promoted meanwhile may be the admin another's leaving
+  // counted on. The role is read again under the lock.
+  await lockTeam(tx, found.organizationId);
+  const [membership] = await activeMembership();
   if (!membership) return null;
   if (membership.role !== "admin") return membership.organizationId;
-  await lockTeam(tx, membership.organizationId);
   const [other] = await tx
     .select({ id: memberships.id })
     .from(memberships)

@@ -1,11 +1,14 @@
+import { DAY_MS } from "@shared/days";
 import { eq, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import { partitionPeriod } from "../../data-lifecycle/partition-periods";
 import { CHANNELS, type ChangePublisher } from "../../db/change-notifications";
 import { type Db, type DbOrTx, rowsOf } from "../../db/client";
 import { deleteInChunks } from "../../db/delete-in-chunks";
 import { deletedOrganizations, organizations } from "../../db/schema";
 import { revokeAllApiKeys } from "../api-keys/api-keys.service";
 import { recordSecurityEvent } from "../security-log/security-log.service";
-import { eraseAddresses, erasePeople, type Person } from "./erase-people";
+import { eraseInvitationMail, erasePeople, type Person } from "./erase-people";
 
 /**
  * Issue 38: deletes an organization, in the caller's transaction, with its team locked:
@@ -18,7 +21,8 @@ import { eraseAddresses, erasePeople, type Person } from "./erase-people";
  *   (its own ads and those it wrote for partners), webhook endpoints, relationships both ways,
  *   domain claims, logo, Stripe connection, billing account and open deletion tokens;
  * - its active members' accounts, when it was their organization (erase-people.ts); people who
- *   only asked to join keep theirs, without the request. Invitations it sent, and their mail, go.
+ *   only asked to join keep theirs, without the request. Invitations it sent, and their mail not
+ *   sent yet, go; the people invited keep all else that names them.
  * Its raw events (clicks, conversions, refunds, customer bindings) are many: eraseOrganizationEvents
  * deletes them a chunk at a time once this commits.
  */
@@ -62,7 +66,7 @@ export async function eraseOrganization(
   );
   await tx.delete(organizations).where(eq(organizations.id, organizationId));
   await erasePeople(tx, people);
-  await eraseAddresses(tx, invited);
+  await eraseInvitationMail(tx, invited, organization?.name ?? "");
   // Listed nowhere (its own log went with it), for the operator: which organization, and when.
   await recordSecurityEvent(
     tx,
@@ -86,10 +90,11 @@ const ERASED_AGAIN_DAYS = 31;
 
 /**
  * The raw events of a deleted organization, on either side: deleted a chunk at a time (each a
- * bounded statement), then its tombstone marked. The first time, the bodies of its partners'
- * webhook deliveries that named it (they carry its customer ids) are blanked too, a day's
- * partition at a time. Run after the deletion commits, and by the data lifecycle's pass for
- * deletions not finished and those of the last 31 days.
+ * bounded statement), then its tombstone marked. The bodies of its partners' webhook deliveries
+ * that named it (they carry its customer ids) are blanked too, a day's partition at a time: every
+ * day the first time, then the days from its deletion on (a delivery built before the deletion
+ * committed may be attempted after it). Run after the deletion commits, and by the data
+ * lifecycle's pass for deletions not finished and those of the last 31 days.
  */
 export async function eraseOrganizationEvents(db: Db, organizationId: string): Promise<void> {
   for (const side of [sql`source_org_id`, sql`target_org_id`]) {
@@ -115,20 +120,22 @@ export async function eraseOrganizationEvents(db: Db, organizationId: string): P
     );
   }
   const [tombstone] = await db
-    .select({ erasedAt: deletedOrganizations.eventsErasedAt })
+    .select({ erasedAt: deletedOrganizations.eventsErasedAt, deletedAt: deletedOrganizations.deletedAt })
     .from(deletedOrganizations)
     .where(eq(deletedOrganizations.id, organizationId));
-  if (!tombstone?.erasedAt) {
-    const days = rowsOf<{ name: string }>(
-      await db.execute(sql`
-        select inhrelid::regclass::text as name from pg_inherits
-        where inhparent = 'webhook_attempts'::regclass order by 1`),
-    );
-    for (const { name } of days) {
-      await db.execute(sql`
-        update ${sql.identifier(name)} set request_body = null
-        where request_body is not null and strpos(request_body, ${organizationId}) > 0`);
-    }
+  const days = rowsOf<{ name: string }>(
+    await db.execute(sql`
+      select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+      where i.inhparent = 'webhook_attempts'::regclass order by 1`),
+  );
+  const since = tombstone?.erasedAt ? tombstone.deletedAt.getTime() - DAY_MS : null;
+  for (const { name } of days) {
+    const day = partitionPeriod("webhook_attempts", name, "day");
+    // Later passes: only the days a delivery may have been attempted since the deletion.
+    if (since !== null && day !== null && day.to.getTime() <= since) continue;
+    await db.execute(sql`
+      update ${sql.identifier(name)} set request_body = null
+      where request_body is not null and strpos(request_body, ${organizationId}) > 0`);
   }
   await db
     .update(deletedOrganizations)
@@ -136,8 +143,25 @@ export async function eraseOrganizationEvents(db: Db, organizationId: string): P
     .where(eq(deletedOrganizations.id, organizationId));
 }
 
+/**
+ * Each deleted organization whose raw events are to be looked for (not all erased, or lately
+ * deleted), each on its own: one that fails is logged and left to the next pass, after the others.
+ */
+export async function eraseDeletedOrganizationsEvents(db: Db, log: FastifyBaseLogger): Promise<void> {
+  let failed = 0;
+  for (const organizationId of await organizationsLeftToErase(db)) {
+    try {
+      await eraseOrganizationEvents(db, organizationId);
+    } catch (error) {
+      failed++;
+      log.warn({ err: error, organizationId }, "raw events of a deleted organization left to the next pass");
+    }
+  }
+  if (failed > 0) throw new Error(`${failed} deleted organizations' raw events left to the next pass`);
+}
+
 /** Deleted organizations whose raw events are to be looked for (not all erased, or lately deleted). */
-export async function organizationsLeftToErase(db: DbOrTx): Promise<string[]> {
+async function organizationsLeftToErase(db: DbOrTx): Promise<string[]> {
   const rows = await db.execute(sql`
     select id from deleted_organizations
     where events_erased_at is null or deleted_at > now() - make_interval(days => ${ERASED_AGAIN_DAYS})`);

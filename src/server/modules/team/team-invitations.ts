@@ -2,7 +2,7 @@ import { DAY_MS } from "@shared/days";
 import { INVITATION_TTL_DAYS } from "@shared/team";
 import { and, eq, gt, isNull, ne } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { memberships, teamInvitations } from "../../db/schema";
+import { memberships, organizations, teamInvitations } from "../../db/schema";
 import { generateToken, hashToken } from "../../lib/tokens";
 import { recordSecurityEvent } from "../security-log/security-log.service";
 
@@ -59,6 +59,18 @@ export async function acceptInvitationToken(
     .where(and(eq(memberships.userId, input.userId), eq(memberships.status, "active")))
     .limit(1);
   if (active) return false;
+  // The organization first, as its deletion locks it before its invitations go (no deadlock); once
+  // it is deleted, the invitation is gone too.
+  const [pending] = await tx
+    .select({ organizationId: teamInvitations.organizationId })
+    .from(teamInvitations)
+    .where(eq(teamInvitations.tokenHash, hashToken(input.token)));
+  if (!pending) return false;
+  await tx
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.id, pending.organizationId))
+    .for("share");
   const [invitation] = await tx
     .update(teamInvitations)
     .set({ usedAt: new Date() })

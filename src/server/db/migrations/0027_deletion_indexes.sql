@@ -1,0 +1,3 @@
+CREATE INDEX "customer_bindings_source_org_id_index" ON "customer_bindings" USING btree ("source_org_id");--> statement-breakpoint
+CREATE INDEX "security_log_actor_user_idx" ON "security_log" USING btree ("actor_user_id") WHERE "security_log"."actor_user_id" is not null;--> statement-breakpoint
+CREATE INDEX "security_log_address_target_idx" ON "security_log" USING btree ("created_at") WHERE "security_log"."action" in ('invitation_sent', 'invitation_accepted', 'member_approved', 'role_changed', 'member_removed');
