@@ -1,5 +1,5 @@
 import type { MeResponse, MessageResponse, SessionResponse, User } from "@shared/auth";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { onlineManager, useMutation, useQuery } from "@tanstack/react-query";
 import { useCallback, useSyncExternalStore } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { toast } from "@/components/ui/toast";
@@ -116,16 +116,39 @@ export function useStartSession() {
   );
 }
 
+/** How long a sign-out waits for the GETs already under way. */
+const SIGN_OUT_QUIET_MS = 2_000;
+
+/**
+ * Until the sign-out is answered no query asks anything (TanStack's online manager says offline, so
+ * polls and focus refetches wait), and the GETs already under way finish first, for 2 s at most: a
+ * GET that met the revoked session would answer 401.
+ */
+async function quietQueries() {
+  onlineManager.setOnline(false);
+  const until = Date.now() + SIGN_OUT_QUIET_MS;
+  while (queryClient.isFetching() > 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** SPEC §4 Logout: revoke the token server-side, then always forget it locally and go to /auth. */
 export function useSignOut() {
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: () => apiRequest<MessageResponse>("/api/logout", { method: "POST" }),
+    // The sign-out goes whatever the online manager says (quietQueries sets it offline).
+    networkMode: "always",
+    mutationFn: async () => {
+      await quietQueries();
+      return apiRequest<MessageResponse>("/api/logout", { method: "POST" });
+    },
     onSuccess: () => toast.success("Logged out successfully"),
     onError: (error) => toast.error(errorMessage(error, "Failed to logout")),
     onSettled: () => {
       clearSession();
       navigate(paths.auth, { replace: true });
+      // The cache is cleared: nothing of the old session is left to ask for.
+      onlineManager.setOnline(true);
     },
   });
 }
