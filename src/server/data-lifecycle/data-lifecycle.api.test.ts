@@ -7,6 +7,7 @@ import {
   clickEvents,
   customerBindings,
   jobs,
+  notificationsSent,
   oneTimeTokens,
   securityLog,
   sessions,
@@ -334,6 +335,11 @@ describe("retention", () => {
         invitation("expired-long-ago@rows.example", daysAgo(31), null),
         invitation("open@rows.example", daysAgo(-3), null),
       ]);
+    await t.database.db.insert(notificationsSent).values([
+      { key: `digest:${userId}:2026-01-05`, createdAt: daysAgo(31) },
+      { key: `digest:${userId}:2026-11-23`, createdAt: daysAgo(6) },
+      { key: `first-lead:${userId}:kept-for-good`, createdAt: daysAgo(400) },
+    ]);
     const binding = (customerId: string, boundAt: Date) => ({
       organizationId: buddies.org.organizationId,
       customerId,
@@ -350,6 +356,7 @@ describe("retention", () => {
       sessions: 2,
       one_time_tokens: 1,
       team_invitations: 2,
+      notifications_sent: 1,
       customer_bindings: 1,
     });
     const invited = await t.database.db
@@ -357,6 +364,10 @@ describe("retention", () => {
       .from(teamInvitations)
       .where(eq(teamInvitations.organizationId, buddies.org.organizationId));
     expect(invited).toEqual([{ email: "open@rows.example" }]);
+    const keys = (await t.database.db.select({ key: notificationsSent.key }).from(notificationsSent))
+      .map((row) => row.key)
+      .filter((key) => key.includes(userId));
+    expect(keys.sort()).toEqual([`digest:${userId}:2026-11-23`, `first-lead:${userId}:kept-for-good`]);
     const hashes = (await t.database.db.select().from(sessions).where(eq(sessions.userId, userId))).map(
       (row) => row.tokenHash,
     );

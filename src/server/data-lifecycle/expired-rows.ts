@@ -6,7 +6,8 @@ import { CUSTOMER_BINDING_RETENTION_DAYS, ENDED_CREDENTIAL_RETENTION_DAYS } from
 
 /**
  * Rows of the tables that are not partitioned, deleted a chunk at a time once they expire (they are
- * few beside the events): sessions, one-time tokens and team invitations 30 days after they ended, and customer
+ * few beside the events): sessions, one-time tokens and team invitations 30 days after they ended,
+ * the weekly digests' once-only keys after 30 days, and customer
  * bindings once their attribution is over. Answers how many of each went.
  */
 export async function deleteExpiredRows(db: Db, now: Date): Promise<Record<string, number>> {
@@ -28,6 +29,13 @@ export async function deleteExpiredRows(db: Db, now: Date): Promise<Record<strin
       db,
       sql`select id from team_invitations where least(expires_at, coalesce(used_at, expires_at)) < ${ended}::timestamptz`,
       sql`team_invitations`,
+    ),
+    // A week's digest key keeps the digest to once per person; a month on, it only names a user id.
+    notifications_sent: await deleteInChunks(
+      db,
+      sql`select key from notifications_sent where key like 'digest:%' and created_at < ${ended}::timestamptz`,
+      sql`notifications_sent`,
+      sql`key`,
     ),
     customer_bindings: await deleteInChunks(
       db,
