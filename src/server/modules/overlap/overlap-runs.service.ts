@@ -326,7 +326,8 @@ export async function runWork(db: DbOrTx, organizationId: string, runId: string)
   const row = await ownRun(db, organizationId, runId, now, "read");
   const { partnerId, mayGoOn, step } = await currentLevel(db, row, organizationId);
   if (!mayGoOn && (row.status === "waiting" || row.status === "answered")) {
-    refuseIfCancelled(await db.transaction((tx) => cancel(tx, row.id)));
+    await db.transaction((tx) => cancel(tx, row.id));
+    throw conflict(OVERLAP_MESSAGES.hidden);
   }
   const names = await organizationNames(db, [partnerId]);
   const run = toRun(row, organizationId, names, now);
